@@ -1,0 +1,23 @@
+# Reproduction of four unsupervised feature selection papers (see README.md).
+# Entry point: configfile, includes, and the default target.
+
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+# Resolved against this file's folder, so the workflow also runs with --directory elsewhere.
+configfile: f"{workflow.basedir}/config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/select.smk"
+include: "workflow/rules/evaluate.smk"
+include: "workflow/rules/tables.smk"
+
+
+rule all:
+    input:
+        final_outputs(),
+    default_target: True

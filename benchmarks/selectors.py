@@ -1,0 +1,235 @@
+"""Time and memory of the selectors, this project's against skfeature-chappers, in one run.
+
+    python benchmarks/selectors.py --mirror PATH [--datasets ...] [--methods ...] [--timeout S]
+
+For every dataset (z-scored, constant features dropped) and every selector
+registered in ``ufskit.selectors`` (LaplacianScore, SPEC, MCFS, and NDFS/UDFS
+when registered), each implementation runs once in a fresh subprocess that
+loads X from a temporary .npy file (no parsing transients) and then fits once.
+Reported per run:
+
+* seconds: wall time of the fit alone, graph construction included;
+* peak MB: the fit's peak resident memory above what the process held when the
+  fit started (interpreter, imports and X). On Linux the kernel's RSS
+  high-water mark is reset just before the fit (``/proc/self/clear_refs``) and
+  read after it (``VmHWM``); elsewhere the getrusage high-water mark is used,
+  which can hide a fit that stays below the import-time peak. It counts
+  everything the fit touches, numpy and BLAS buffers included, and does not
+  slow the run down the way tracemalloc would on scikit-feature's per-feature
+  Python loops.
+
+Both implementations get the same kind of graph: the k = 5 heat-kernel kNN
+graph with sigma = mean pairwise distance (scikit-feature's ``construct_W``
+with ``t`` set to it; it adds self-loops) for LS, MCFS and NDFS, the full RBF
+kernel of the same width for SPEC (phi2), and 300 selected features for MCFS
+(the IVFS paper's largest subset). scikit-feature's NDFS and UDFS run with
+its own defaults. The mirror defaults to $UFS_DATA_MIRROR.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# this file shares its name with the standard library's ``selectors`` (which subprocess
+# imports): keep the script's own folder off the import path
+if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import resource  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+import scipy.io  # noqa: E402
+
+DATASETS = {
+    "lymphoma": "microarray/lymphoma.mat",
+    "Prostate-GE": "microarray/Prostate-GE.mat",
+    "COIL20": "microarray/COIL20.mat",
+    "RELATHE": "microarray/RELATHE.mat",
+}
+METHODS = ("LaplacianScore", "SPEC", "MCFS", "NDFS", "UDFS")
+OURS = {"MCFS": {"n_features_to_select": 300}}
+N_SELECTED = 300
+N_CLUSTERS = 5
+
+
+def load(mirror: Path, name: str) -> np.ndarray:
+    """X of a mirrored .mat file, constant columns dropped, z-scored."""
+    X = np.asarray(scipy.io.loadmat(mirror / DATASETS[name])["X"], dtype=np.float64)
+    X = X[:, np.ptp(X, axis=0) > 0]
+    return (X - X.mean(axis=0)) / X.std(axis=0)
+
+
+# ---------------------------------------------------------------- child side
+
+
+def run_ours(method: str, X: np.ndarray):
+    from ufskit.selectors import SELECTORS, make_selector
+
+    params = dict(OURS.get(method, {}))
+    if "random_state" in SELECTORS[method]().get_params():
+        params["random_state"] = 0
+    return make_selector(method, **params).fit(X).scores_
+
+
+def run_reference(method: str, X: np.ndarray):
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    from ufskit.graph import mean_distance, pairwise_sq_dists
+
+    t = mean_distance(pairwise_sq_dists(X))
+    if method == "SPEC":
+        from skfeature.function.similarity_based.SPEC import spec
+
+        return spec(X, W=rbf_kernel(X, gamma=1.0 / (2.0 * t**2)), style=0, mode="raw")
+    if method == "UDFS":
+        from skfeature.function.sparse_learning_based.UDFS import udfs
+
+        return udfs(X, n_clusters=N_CLUSTERS, mode="raw")
+    from skfeature.utility.construct_W import construct_W
+
+    W = construct_W(X, metric="euclidean", neighbor_mode="knn", weight_mode="heat_kernel", k=5, t=t)
+    if method == "LaplacianScore":
+        from skfeature.function.similarity_based.lap_score import lap_score
+
+        return lap_score(X, W=W, mode="index")
+    if method == "MCFS":
+        from skfeature.function.sparse_learning_based.MCFS import mcfs
+
+        return mcfs(X, n_selected_features=N_SELECTED, W=W, n_clusters=N_CLUSTERS, mode="raw")
+    if method == "NDFS":
+        from skfeature.function.sparse_learning_based.NDFS import ndfs
+
+        return ndfs(X, W=W, n_clusters=N_CLUSTERS, mode="raw")
+    raise ValueError(f"no scikit-feature counterpart for {method!r}")
+
+
+def status_kib(field: str) -> int:
+    """A memory figure of this process from /proc/self/status (VmRSS, VmHWM), in KiB."""
+    with open("/proc/self/status") as fh:
+        line = next(line for line in fh if line.startswith(field + ":"))
+    return int(line.split()[1])
+
+
+def start_peak_window() -> tuple[bool, int]:
+    """Reset the RSS high-water mark if the kernel allows; returns (reset, current RSS or max RSS in KiB)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True, status_kib("VmRSS")
+    except OSError:
+        return False, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def child(impl: str, method: str, npy: str) -> None:
+    """One measured fit; prints a JSON line with seconds and the fit's peak RSS (MB)."""
+    import sklearn  # noqa: F401  (imports before the measurement)
+
+    import ufskit.selectors  # noqa: F401
+
+    if impl == "skfeature":
+        import skfeature  # noqa: F401
+    X = np.load(npy)
+    run = run_ours if impl == "ufskit" else run_reference
+    reset, base = start_peak_window()
+    start = time.perf_counter()
+    run(method, X)
+    seconds = time.perf_counter() - start
+    peak = status_kib("VmHWM") if reset else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"seconds": seconds, "peak_mb": (peak - base) / 1024}))
+
+
+# --------------------------------------------------------------- parent side
+
+
+def measure(impl: str, method: str, npy: Path, timeout: float) -> dict:
+    """Run one child; a timeout or a crash is reported in the table, not raised."""
+    cmd = [sys.executable, __file__, "--child", impl, method, str(npy)]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"> {timeout:g} s"}
+    if out.returncode != 0:
+        last = (out.stderr.strip().splitlines() or ["?"])[-1]
+        return {"error": f"failed: {last[:60]}"}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def reference_available() -> bool:
+    try:
+        import skfeature  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def fmt(result: dict | None, key: str) -> str:
+    if result is None:
+        return "n/a"
+    if "error" in result:
+        return result["error"]
+    return f"{result[key]:.2f}" if key == "seconds" else f"{result[key]:.0f}"
+
+
+def ratio(ref: dict | None, ours: dict, key: str) -> str:
+    """skfeature / ufskit; peaks below 10 MB on both sides are allocator noise, not compared."""
+    if ref is None or "error" in ref or "error" in ours:
+        return "n/a"
+    if key == "peak_mb" and max(ref[key], ours[key]) < 10:
+        return "n/a (< 10 MB)"
+    return f"{ref[key] / max(ours[key], 1e-3 if key == 'seconds' else 1.0):.1f}x"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mirror", type=Path, default=os.environ.get("UFS_DATA_MIRROR"))
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=list(DATASETS))
+    parser.add_argument("--methods", nargs="+", default=None, help=f"default: those of {METHODS} registered")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds allowed per run")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(*args.child)
+        return 0
+    if args.mirror is None:
+        parser.error("give --mirror or set UFS_DATA_MIRROR")
+
+    from ufskit.selectors import SELECTORS
+
+    methods = args.methods or [m for m in METHODS if m in SELECTORS]
+    unknown = sorted(set(methods) - set(SELECTORS))
+    if unknown:
+        parser.error(f"not registered: {unknown}; registered: {sorted(SELECTORS)}")
+    with_ref = reference_available()
+    print(
+        "| dataset | n x d | method | ufskit s | skfeature s | time ratio (skf/ufskit) "
+        "| ufskit peak MB | skfeature peak MB | memory ratio |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.datasets:
+            X = load(args.mirror, name)
+            npy = Path(tmp) / f"{name}.npy"
+            np.save(npy, X)
+            for method in methods:
+                ours = measure("ufskit", method, npy, args.timeout)
+                ref = measure("skfeature", method, npy, args.timeout) if with_ref else None
+                print(
+                    f"| {name} | {X.shape[0]} x {X.shape[1]} | {method} | {fmt(ours, 'seconds')} "
+                    f"| {fmt(ref, 'seconds')} | {ratio(ref, ours, 'seconds')} | {fmt(ours, 'peak_mb')} "
+                    f"| {fmt(ref, 'peak_mb')} | {ratio(ref, ours, 'peak_mb')} |",
+                    flush=True,
+                )
+    if not with_ref:
+        print("\nskfeature-chappers is not installed: reference columns are n/a.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,27 @@
+"""Rule select_features: fit one selector on one prepared dataset and store its full ranking."""
+
+import time
+
+from ufskit.data import load_dataset
+from ufskit.experiments import resolve_params
+from ufskit.runlog import start
+from ufskit.selection_io import Selection, save_selection
+from ufskit.selectors import make_selector
+
+log = start(snakemake.log[0], snakemake.threads)
+spec = snakemake.params.spec
+ds = load_dataset(snakemake.input[0])
+params = resolve_params(spec["params"], n_classes=ds.n_classes)
+selector = make_selector(spec["selector"], **params)
+if "random_state" in selector.get_params():
+    selector.set_params(random_state=snakemake.params.seed)
+log.info("fitting %s%s on %s (%d x %d)", spec["selector"], params, snakemake.wildcards.dataset, *ds.X.shape)
+t0 = time.perf_counter()
+selector.fit(ds.X)
+seconds = time.perf_counter() - t0
+log.info("fit took %.3f s", seconds)
+save_selection(
+    Selection(order=selector.order_, scores=selector.scores_, seconds=seconds,
+              params={**selector.get_params(), "selector": spec["selector"]}),
+    snakemake.output[0],
+)

@@ -1,0 +1,8 @@
+"""ufskit: unsupervised feature selection, reproduced.
+
+The library behind the Snakemake workflow of this repository: data loading and
+preprocessing, scikit-learn-style selectors (``ufskit.selectors``) and plain
+metric functions (``ufskit.metrics``). Nothing here imports Snakemake.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,88 @@
+"""The in-memory dataset and its on-disk form (resources/prepared/...npz + a JSON summary)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+
+@dataclass
+class Dataset:
+    """A labelled data matrix: X (n x d float64), y (n ints 0..c-1), optional feature names.
+
+    ``info`` collects provenance and every cleaning decision (rows dropped,
+    features removed, floors applied), so that the JSON summary tells what was done.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    feature_names: np.ndarray | None = None
+    info: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.X = np.ascontiguousarray(self.X, dtype=np.float64)
+        self.y = np.asarray(self.y).astype(np.int64)
+        if self.X.ndim != 2 or self.y.shape != (self.X.shape[0],):
+            raise ValueError(f"X must be n x d and y length n; got {self.X.shape} and {self.y.shape}.")
+        if self.feature_names is not None:
+            self.feature_names = np.asarray(self.feature_names, dtype=str)
+            if self.feature_names.shape != (self.X.shape[1],):
+                raise ValueError("feature_names must have one entry per column of X.")
+
+    @property
+    def n_classes(self) -> int:
+        return int(np.unique(self.y).size)
+
+    def summary(self) -> dict:
+        """n, d, classes and class sizes, plus everything recorded in ``info``."""
+        _, counts = np.unique(self.y, return_counts=True)
+        return {
+            "n_samples": int(self.X.shape[0]),
+            "n_features": int(self.X.shape[1]),
+            "n_classes": self.n_classes,
+            "class_sizes": counts.tolist(),
+            **self.info,
+        }
+
+
+def atomic_path(path: str | os.PathLike):
+    """A temporary sibling of ``path`` to write to before ``os.replace`` (no half-written outputs)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.close(fd)
+    return Path(tmp)
+
+
+def save_dataset(ds: Dataset, npz_path, json_path=None) -> None:
+    """Write X, y and feature names to ``npz_path`` (and the summary to ``json_path``), atomically."""
+    arrays = {"X": ds.X, "y": ds.y}
+    if ds.feature_names is not None:
+        arrays["feature_names"] = ds.feature_names
+    arrays["info"] = np.array(json.dumps(ds.info, default=str))
+    tmp = atomic_path(npz_path)
+    with open(tmp, "wb") as fh:
+        np.savez(fh, **arrays)
+    os.replace(tmp, npz_path)
+    if json_path is not None:
+        write_json(ds.summary(), json_path)
+
+
+def load_dataset(npz_path) -> Dataset:
+    """Read a dataset written by ``save_dataset``."""
+    with np.load(npz_path, allow_pickle=False) as z:
+        names = z["feature_names"] if "feature_names" in z.files else None
+        info = json.loads(str(z["info"])) if "info" in z.files else {}
+        return Dataset(z["X"], z["y"], names, info)
+
+
+def write_json(obj, path) -> None:
+    """Pretty JSON written atomically."""
+    tmp = atomic_path(path)
+    tmp.write_text(json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n")
+    os.replace(tmp, path)

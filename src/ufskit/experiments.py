@@ -1,0 +1,121 @@
+"""Experiment protocols from the config: parameter grids, run identities and their path slugs.
+
+An experiment (config ``experiments.<name>``) names datasets, methods with
+parameter grids, repetitions and feature counts. This module turns it into the
+list of selector runs the workflow schedules; it is plain Python so that it is
+tested without Snakemake.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+_SLUG_SAFE = re.compile(r"^[A-Za-z0-9_.+-]+$")
+
+
+def format_value(value) -> str:
+    """Short, stable text for a parameter value in a path (0.1 -> '0.1', 1e-06 -> '1e-06', True -> 'true')."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def params_slug(params: dict) -> str:
+    """'a=1_b=0.5' with keys sorted; 'default' for no parameters. Refuses characters unsafe in paths."""
+    if not params:
+        return "default"
+    parts = []
+    for key in sorted(params):
+        text = f"{key}={format_value(params[key])}"
+        if not _SLUG_SAFE.match(text.replace("=", "")):
+            raise ValueError(f"parameter {key}={params[key]!r} cannot be written into a path.")
+        parts.append(text)
+    return "_".join(parts)
+
+
+def expand_grid(fixed: dict | None, grid: dict | None) -> list[dict]:
+    """Every combination of the grid's lists, each merged over the fixed parameters (sorted, deterministic)."""
+    fixed = dict(fixed or {})
+    grid = dict(grid or {})
+    overlap = set(fixed) & set(grid)
+    if overlap:
+        raise ValueError(f"parameter(s) {sorted(overlap)} given both as fixed and in the grid.")
+    keys = sorted(grid)
+    for key in keys:
+        if not isinstance(grid[key], list) or not grid[key]:
+            raise ValueError(f"grid entry {key!r} must be a non-empty list, got {grid[key]!r}.")
+    return [{**fixed, **dict(zip(keys, combo))} for combo in itertools.product(*(grid[k] for k in keys))]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One selector run: the unit of one `select` job and one `evaluate` job."""
+
+    experiment: str
+    dataset: str
+    method: str
+    params: str  # the slug
+    rep: int
+
+
+def method_settings(experiment: dict) -> dict[str, list[dict]]:
+    """Method label -> list of parameter dicts (the grid expanded) for one experiment."""
+    return {
+        label: expand_grid(spec.get("params"), spec.get("grid"))
+        for label, spec in experiment["methods"].items()
+    }
+
+
+def settings_by_slug(experiment: dict, method: str) -> dict[str, dict]:
+    """Slug -> parameter dict for one method of an experiment."""
+    out = {}
+    for params in method_settings(experiment)[method]:
+        slug = params_slug(params)
+        if slug in out:
+            raise ValueError(f"method {method!r}: two grid points give the same slug {slug!r}.")
+        out[slug] = params
+    return out
+
+
+def experiment_runs(name: str, experiment: dict, datasets: list[str]) -> list[Run]:
+    """All runs of an experiment over the given (already filtered) datasets."""
+    reps = int(experiment.get("reps", 1))
+    runs = []
+    for dataset in datasets:
+        for method, spec in experiment["methods"].items():
+            method_reps = int(spec.get("reps", reps))
+            for slug in settings_by_slug(experiment, method):
+                runs.extend(Run(name, dataset, method, slug, r) for r in range(method_reps))
+    return runs
+
+
+def feature_counts(spec, n_features: int) -> list[int]:
+    """The numbers of selected features to evaluate on a dataset with ``n_features`` columns.
+
+    ``spec`` is a list of ints, ``"all"`` (1..d), or ``{"upto": m, "step": s}``
+    (s, 2s, ..., m, and m itself). A count above d is an error, never a silent clip.
+    """
+    if spec == "all":
+        return list(range(1, n_features + 1))
+    if isinstance(spec, dict):
+        upto, step = int(spec["upto"]), int(spec["step"])
+        counts = list(range(step, upto + 1, step))
+        if not counts or counts[-1] != upto:
+            counts.append(upto)
+    elif isinstance(spec, list):
+        counts = sorted({int(c) for c in spec})
+    else:
+        raise ValueError(f"n_features must be a list, 'all' or {{upto, step}}, got {spec!r}.")
+    too_many = [c for c in counts if c > n_features or c < 1]
+    if too_many:
+        raise ValueError(
+            f"feature counts {too_many} are outside [1, {n_features}] (the dataset has {n_features} features)."
+        )
+    return counts
+
+
+def resolve_params(params: dict, *, n_classes: int) -> dict:
+    """Replace the config placeholder 'n_classes' by the dataset's number of classes."""
+    return {k: (n_classes if v == "n_classes" else v) for k, v in params.items()}
+
+

@@ -1,0 +1,155 @@
+"""Nearest-neighbour classification accuracy of a feature subset (IVFS and Iterative LS protocols).
+
+* ``knn_accuracy``: the IVFS paper's protocol. Random 80/20 train/test splits
+  (plain, not stratified: the paper says "randomly split"), repeated 10 times;
+  the mean test accuracy for each K in {1, 3, 5, 10}, and ``best`` = the
+  highest of these means.
+* ``cv_1nn_accuracy``: the Iterative LS paper's "10 times 10-fold cross
+  validation" with a 1-NN classifier: repeated stratified K-fold, accuracy
+  pooled over all test predictions (every sample is tested once per repeat).
+
+Neighbours are by Euclidean distance. Ties are broken deterministically: at
+equal distance the training sample with the lower index is the nearer one;
+at equal votes the smallest class label wins (as in scikit-learn's
+KNeighborsClassifier with uniform weights).
+
+The ``*_path`` variants score the prefixes ``X[:, order[:m]]`` for every m in
+``counts`` with the same splits, updating the squared distances incrementally
+(``distances.iter_prefix_sq_dists``), so a whole path costs about one full
+distance computation plus the neighbour searches.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.model_selection import RepeatedStratifiedKFold, ShuffleSplit
+
+from ..validation import check_data
+from ._common import as_sklearn_seed, check_int, check_labels
+from .distances import check_prefixes, iter_prefix_sq_dists
+
+
+def _vote(D2: np.ndarray, y_train: np.ndarray, n_classes: int, k: int) -> np.ndarray:
+    """Class indices (0..n_classes-1) voted by the k nearest columns of each row of D2.
+
+    The k nearest are all columns closer than the k-th smallest distance plus,
+    among those at exactly that distance, the lowest-indexed ones (a cumulative
+    count, done only on the rare rows where such a tie straddles the k-th
+    place). np.argmax picks the smallest class index among tied vote counts.
+    """
+    if k == 1:  # same rule, one pass: argmin returns the first (lowest-index) minimum
+        return y_train[np.argmin(D2, axis=1)]
+    kth = np.partition(D2, k - 1, axis=1)[:, k - 1 : k]
+    chosen = D2 < kth
+    tied = D2 == kth
+    need = k - chosen.sum(axis=1)
+    straddle = tied.sum(axis=1) > need
+    tied[straddle] = tied[straddle] & (np.cumsum(tied[straddle], axis=1) <= need[straddle, None])
+    chosen |= tied
+    rows, cols = np.nonzero(chosen)  # exactly k per row
+    votes = np.bincount(rows * n_classes + y_train[cols], minlength=D2.shape[0] * n_classes)
+    return np.argmax(votes.reshape(-1, n_classes), axis=1)
+
+
+def knn_predict(D2, y_train, k: int) -> np.ndarray:
+    """Labels of test points by majority vote of their k nearest training points.
+
+    D2 is the (n_test x n_train) matrix of squared distances from each test
+    point to each training point; +inf marks a pair that may not be used (at
+    least k usable pairs per row are required). Tie rules: see the module doc.
+    """
+    D2 = np.asarray(D2, dtype=np.float64)
+    if D2.ndim != 2:
+        raise ValueError(f"D2 must be a 2-D n_test x n_train matrix, got shape {D2.shape}.")
+    y_train = check_labels(y_train, name="y_train", n_samples=D2.shape[1])
+    k = check_int(k, name="K", high=D2.shape[1])
+    if np.isnan(D2).any() or (D2 < 0).any():
+        raise ValueError("D2 has NaN or negative entries.")
+    if (np.count_nonzero(np.isfinite(D2), axis=1) < k).any():
+        raise ValueError(f"some test points have fewer than k={k} finite distances.")
+    classes, y_idx = np.unique(y_train, return_inverse=True)
+    return classes[_vote(D2, y_idx, classes.size, k)]
+
+
+def _prepare(X, y, order, counts):
+    X = check_data(X)
+    y = check_labels(y, n_samples=X.shape[0])
+    order, counts = check_prefixes(X.shape[1], order, counts)
+    classes, y_idx = np.unique(y, return_inverse=True)
+    return X, y_idx, classes.size, order, counts
+
+
+def knn_accuracy_path(X, y, order, counts, *, ks=(1, 3, 5, 10), n_splits=10, test_size=0.2, random_state) -> dict:
+    """Mean KNN test accuracy of ``X[:, order[:m]]`` for every m in ``counts``, on the same splits.
+
+    Returns ``{"k1": array, "k3": array, ..., "best": array}``, each of
+    len(counts); ``best`` is the highest mean over K at each count.
+    ``n_splits`` random train/test splits with ``test_size`` (a fraction or a
+    count, as in scikit-learn's ShuffleSplit) are drawn from ``random_state``.
+    """
+    X, y_idx, n_classes, order, counts = _prepare(X, y, order, counts)
+    if isinstance(ks, numbers.Integral) or len(ks) == 0 or len(set(ks)) != len(ks):
+        raise ValueError(f"ks must be a non-empty sequence of distinct ints, got {ks!r}.")
+    splitter = ShuffleSplit(n_splits=n_splits, test_size=test_size, random_state=as_sklearn_seed(random_state))
+    splits = [(np.sort(train), np.sort(test)) for train, test in splitter.split(X)]
+    ks = [check_int(k, name="K", high=splits[0][0].size) for k in ks]
+    acc = np.zeros((len(ks), len(counts)))
+    for j, (_, D2) in enumerate(iter_prefix_sq_dists(X, order, counts)):
+        for train, test in splits:
+            block = D2[np.ix_(test, train)]
+            for i, k in enumerate(ks):
+                acc[i, j] += np.mean(_vote(block, y_idx[train], n_classes, k) == y_idx[test])
+    acc /= len(splits)
+    out = {f"k{k}": acc[i] for i, k in enumerate(ks)}
+    out["best"] = acc.max(axis=0)
+    return out
+
+
+def knn_accuracy(X, y, *, ks=(1, 3, 5, 10), n_splits=10, test_size=0.2, random_state) -> dict:
+    """Mean KNN test accuracy per K over random train/test splits, and ``best`` over K (floats)."""
+    X = check_data(X)
+    path = knn_accuracy_path(
+        X,
+        y,
+        np.arange(X.shape[1]),
+        [X.shape[1]],
+        ks=ks,
+        n_splits=n_splits,
+        test_size=test_size,
+        random_state=random_state,
+    )
+    return {key: float(values[0]) for key, values in path.items()}
+
+
+def cv_1nn_accuracy_path(X, y, order, counts, *, n_folds=10, n_repeats=10, random_state) -> np.ndarray:
+    """1-NN accuracy of ``X[:, order[:m]]`` by repeated stratified K-fold CV, for every m in ``counts``.
+
+    The folds are drawn once and shared by all counts. Each repeat predicts
+    every sample from the samples outside its fold: the squared distances
+    within a fold are masked with +inf, so one argmin per row does a whole
+    repeat. Returns an array of len(counts).
+    """
+    X, y_idx, n_classes, order, counts = _prepare(X, y, order, counts)
+    cv = RepeatedStratifiedKFold(n_splits=n_folds, n_repeats=n_repeats, random_state=as_sklearn_seed(random_state))
+    fold = np.empty((n_repeats, X.shape[0]), dtype=np.intp)
+    for s, (_, test) in enumerate(cv.split(X, y_idx)):
+        fold[s // n_folds, test] = s % n_folds
+    same_fold = [f[:, None] == f[None, :] for f in fold]
+    acc = np.empty(len(counts))
+    for j, (_, D2) in enumerate(iter_prefix_sq_dists(X, order, counts)):
+        correct = sum(
+            np.count_nonzero(_vote(np.where(mask, np.inf, D2), y_idx, n_classes, 1) == y_idx) for mask in same_fold
+        )
+        acc[j] = correct / (n_repeats * X.shape[0])
+    return acc
+
+
+def cv_1nn_accuracy(X, y, *, n_folds=10, n_repeats=10, random_state) -> float:
+    """1-NN accuracy by ``n_repeats`` x ``n_folds``-fold stratified cross-validation (pooled mean)."""
+    X = check_data(X)
+    acc = cv_1nn_accuracy_path(
+        X, y, np.arange(X.shape[1]), [X.shape[1]], n_folds=n_folds, n_repeats=n_repeats, random_state=random_state
+    )
+    return float(acc[0])

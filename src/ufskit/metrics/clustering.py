@@ -1,0 +1,101 @@
+"""Clustering quality of a feature subset: K-means, then ACC (Hungarian matching) and NMI.
+
+* ACC (kernel UDFS and Iterative LS papers): the fraction of samples whose
+  cluster is mapped to their class by the best one-to-one map between
+  clusters and classes (Kuhn-Munkres). With more clusters than classes the
+  extra clusters map to no class, so their samples count as errors.
+* NMI = I(T; P) / norm(H(T), H(P)). The normalisation differs between the
+  papers' references: the NRFS paper cites Strehl & Ghosh (2002), who define
+  it with sqrt(H(T) H(P)) (the default, ``average_method="sqrt"``); the
+  Iterative LS paper cites Xu, Liu & Gong (2003), who divide by
+  max(H(T), H(P)) (``average_method="max"``).
+* K-means is scikit-learn's Lloyd K-means (k-means++ seeding); of ``n_init``
+  starts the one with the lowest within-cluster sum of squares (WCSS) is kept.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+from sklearn.cluster import KMeans
+from sklearn.metrics import normalized_mutual_info_score
+from sklearn.metrics.cluster import contingency_matrix
+
+from ..validation import check_data
+from ._common import as_sklearn_seed, check_int, check_labels, spawn_seeds
+
+_NMI_AVERAGES = {"sqrt": "geometric", "geometric": "geometric", "arithmetic": "arithmetic", "max": "max", "min": "min"}
+
+
+def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
+    y_true = check_labels(y_true, name="y_true")
+    y_pred = check_labels(y_pred, name="y_pred", n_samples=y_true.size)
+    return y_true, y_pred
+
+
+def _nmi_method(average_method: str) -> str:
+    """scikit-learn's name of an NMI normalisation, or a ValueError naming the valid ones."""
+    try:
+        return _NMI_AVERAGES[average_method]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown average_method {average_method!r}; use one of {sorted(_NMI_AVERAGES)}.") from None
+
+
+def clustering_accuracy(y_true, y_pred) -> float:
+    """Fraction of samples correctly labelled under the best one-to-one cluster-to-class map."""
+    y_true, y_pred = _check_pair(y_true, y_pred)
+    C = contingency_matrix(y_true, y_pred)
+    rows, cols = linear_sum_assignment(C, maximize=True)
+    return float(C[rows, cols].sum() / y_true.size)
+
+
+def nmi(y_true, y_pred, *, average_method: str = "sqrt") -> float:
+    """Normalised mutual information; ``average_method`` in sqrt (= geometric), arithmetic, max, min.
+
+    Natural logarithms; scikit-learn's convention for degenerate labellings
+    (1.0 if both are a single cluster, 0.0 if only one is).
+    """
+    method = _nmi_method(average_method)
+    y_true, y_pred = _check_pair(y_true, y_pred)
+    return float(normalized_mutual_info_score(y_true, y_pred, average_method=method))
+
+
+def kmeans_labels(X, n_clusters: int, *, n_init: int = 10, max_iter: int = 300, random_state) -> np.ndarray:
+    """Cluster labels of the lowest-WCSS run among ``n_init`` K-means starts."""
+    X = check_data(X)
+    n_clusters = check_int(n_clusters, name="n_clusters", high=X.shape[0])
+    km = KMeans(n_clusters=n_clusters, n_init=n_init, max_iter=max_iter, random_state=as_sklearn_seed(random_state))
+    return km.fit_predict(X)
+
+
+def kmeans_scores(
+    X,
+    y,
+    n_clusters: int,
+    *,
+    n_runs: int = 10,
+    n_init: int = 10,
+    max_iter: int = 300,
+    nmi_average: str = "sqrt",
+    random_state,
+) -> dict:
+    """Mean and (population) standard deviation of ACC and NMI over ``n_runs`` K-means runs.
+
+    Each run is ``kmeans_labels`` with its own seed derived from
+    ``random_state``; returns ``{acc_mean, acc_std, nmi_mean, nmi_std}``.
+    """
+    X = check_data(X)
+    y = check_labels(y, n_samples=X.shape[0])
+    n_runs = check_int(n_runs, name="n_runs")
+    _nmi_method(nmi_average)
+    acc, nm = [], []
+    for seed in spawn_seeds(random_state, n_runs):
+        labels = kmeans_labels(X, n_clusters, n_init=n_init, max_iter=max_iter, random_state=seed)
+        acc.append(clustering_accuracy(y, labels))
+        nm.append(nmi(y, labels, average_method=nmi_average))
+    return {
+        "acc_mean": float(np.mean(acc)),
+        "acc_std": float(np.std(acc)),
+        "nmi_mean": float(np.mean(nm)),
+        "nmi_std": float(np.std(nm)),
+    }

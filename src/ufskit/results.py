@@ -1,0 +1,104 @@
+"""The long-format results table and the generic tables pivoted from it."""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+KEYS = ["dataset", "method", "params", "n_features", "metric"]
+LOWER_IS_BETTER = ("Linf", "L1_over_n2", "L2", "w11", "winf", "fit_seconds")
+_PACKAGES = ("ufskit", "numpy", "scipy", "scikit-learn", "gudhi", "pandas")
+
+
+def higher_is_better(metric: str) -> bool:
+    return metric not in LOWER_IS_BETTER
+
+
+def provenance(repo: str | Path | None = None) -> dict:
+    """Package versions, Python, platform and the git commit of ``repo`` (or 'unknown')."""
+    info = {f"version_{p}": _version(p) for p in _PACKAGES}
+    info["python"] = platform.python_version()
+    info["platform"] = platform.platform()
+    commit = "unknown"
+    if repo is not None:
+        try:
+            commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
+                                    text=True, check=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            pass
+    info["git_commit"] = commit
+    return info
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def concat_metrics(paths, *, experiment: str, repo=None) -> pd.DataFrame:
+    """One table from the per-run parquet files, with the experiment and provenance columns."""
+    frames = [pd.read_parquet(p) for p in paths]
+    if not frames:
+        raise ValueError(f"experiment {experiment!r} has no metric files to aggregate.")
+    frame = pd.concat(frames, ignore_index=True)
+    frame.insert(0, "experiment", experiment)
+    for key, value in provenance(repo).items():
+        frame[key] = value
+    return frame
+
+
+def summarize(frame: pd.DataFrame) -> pd.DataFrame:
+    """Mean, standard deviation and count over repetitions for every (dataset, method, params, count, metric)."""
+    grouped = frame.groupby(KEYS, dropna=False, sort=True)["value"]
+    return grouped.agg(mean="mean", std="std", reps="count").reset_index()
+
+
+def best_over_settings(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset, method and metric: the best mean over parameters and feature counts (the papers' tables)."""
+    rows = []
+    for (dataset, method, metric), group in summary.groupby(["dataset", "method", "metric"], sort=True):
+        pick = group["mean"].idxmax() if higher_is_better(metric) else group["mean"].idxmin()
+        best = group.loc[pick]
+        rows.append({"dataset": dataset, "method": method, "metric": metric, "value": best["mean"],
+                     "params": best["params"], "n_features": best["n_features"]})
+    return pd.DataFrame(rows)
+
+
+def to_markdown(summary: pd.DataFrame) -> str:
+    """A markdown table per dataset: methods as rows, metrics as columns (best over settings)."""
+    best = best_over_settings(summary)
+    parts = []
+    for dataset, group in best.groupby("dataset", sort=True):
+        table = group.pivot(index="method", columns="metric", values="value")
+        parts.append(f"## {dataset}\n\n{_markdown_table(table)}\n")
+    return "\n".join(parts)
+
+
+def _markdown_table(table: pd.DataFrame) -> str:
+    header = "| " + " | ".join([table.index.name or ""] + [str(c) for c in table.columns]) + " |"
+    rule = "|" + "---|" * (len(table.columns) + 1)
+    body = ["| " + " | ".join([str(idx)] + [_fmt(v) for v in row]) + " |" for idx, row in table.iterrows()]
+    return "\n".join([header, rule, *body])
+
+
+def _fmt(value) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "–"
+    return f"{value:.4g}"
+
+
+def dataset_table(summaries: dict[str, dict]) -> str:
+    """Markdown table of prepared datasets: n, d, classes, class sizes and the preprocessing applied."""
+    lines = ["| dataset | n | d | classes | class sizes | preprocessing |", "|---|---|---|---|---|---|"]
+    for name, s in summaries.items():
+        steps = ", ".join(p.get("step", "?") for p in s.get("preprocessing", [])) or "none"
+        sizes = "/".join(str(c) for c in s["class_sizes"])
+        lines.append(f"| {name} | {s['n_samples']} | {s['n_features']} | {s['n_classes']} | {sizes} | {steps} |")
+    return "\n".join(lines) + "\n"

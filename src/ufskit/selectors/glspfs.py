@@ -1,0 +1,193 @@
+"""GLSPFS (Liu, Wang, Zhang, Yin & Liu, IEEE TNNLS 2014): global and local structure preserving feature selection.
+
+The quartic similarity fit ||XW(XW)' - S||^2 is replaced, as in SPFS and the
+authors' code, by the linear surrogate
+
+    min_W ||XW - Y||_F^2 + mu tr(W'X'LXW) + lam ||W||_{2,1},    S = YY',
+
+where S is a Gaussian kernel on the samples (global structure) and L a local
+structure matrix (LPP graph Laplacian or LLE reconstruction matrix). It is
+solved by iteratively reweighted least squares with q_i = 2||w_i||, and the
+features are ranked by the row norms ||w_i||.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..graph import knn_graph, knn_indices, pairwise_sq_dists
+from .base import ScoreSelector
+
+LOCAL_STRUCTURES = ("lpp", "lle")
+FORMS = ("samples", "features")
+
+
+def global_kernel(D2: np.ndarray) -> tuple[np.ndarray, float]:
+    """S = exp(-||xi - xj||^2 / t), t = mean squared distance over all n^2 pairs (self-pairs included).
+
+    This is the authors' ``mysvmkernel(X, X, 'gaussian', 0)``. Returns (S, t).
+    """
+    t = float(D2.mean())
+    if t <= 0:
+        raise ValueError("all samples coincide: the Gaussian kernel width is 0.")
+    return np.exp(-D2 / t), t
+
+
+def kernel_factor(S: np.ndarray) -> np.ndarray:
+    """Y with YY' = S, from the eigenpairs of S above the numerical-rank threshold (Y = U Lambda^{1/2})."""
+    vals, vecs = np.linalg.eigh(S)
+    keep = vals > vals[-1] * S.shape[0] * np.finfo(float).eps
+    return vecs[:, keep] * np.sqrt(vals[keep])
+
+
+def lpp_laplacian(D2: np.ndarray, width: float, n_neighbors: int) -> sp.csr_matrix:
+    """L = D - W of the kNN graph weighted by the global kernel exp(-d^2 / width) (the authors' ``myadjacency``)."""
+    W = knn_graph(None, n_neighbors=n_neighbors, weight="heat", sigma=np.sqrt(width / 2.0), D2=D2)
+    return (sp.diags(np.asarray(W.sum(axis=1)).ravel()) - W).tocsr()
+
+
+def lle_matrix(D2: np.ndarray, n_neighbors: int, n_features: int) -> sp.csr_matrix:
+    """M = (I - R)'(I - R), R the LLE weights reconstructing each sample from its k nearest neighbours.
+
+    The local Gram matrices come from the distances, <xa - xi, xb - xi> =
+    (D2[i,a] + D2[i,b] - D2[a,b]) / 2, regularised by tol * trace with tol =
+    1e-3 if k > d else 1e-12, as in the authors' ``computeM`` (Roweis & Saul's LLE).
+    """
+    n = D2.shape[0]
+    nbr = knn_indices(D2, n_neighbors)  # n x k
+    k = nbr.shape[1]
+    di = np.take_along_axis(D2, nbr, axis=1)
+    C = 0.5 * (di[:, :, None] + di[:, None, :] - D2[nbr[:, :, None], nbr[:, None, :]])
+    tol = 1e-3 if k > n_features else 1e-12
+    C += (tol * np.trace(C, axis1=1, axis2=2))[:, None, None] * np.eye(k)
+    w = np.linalg.solve(C, np.ones((n, k, 1)))[:, :, 0]
+    w /= w.sum(axis=1, keepdims=True)
+    R = sp.csr_matrix((w.ravel(), (np.repeat(np.arange(n), k), nbr.ravel())), shape=(n, n))
+    IR = sp.identity(n, format="csr") - R
+    return (IR.T @ IR).tocsr()
+
+
+def _w_solver(X, Y, L, mu, lam, form):
+    """The reweighted least-squares step q -> W = argmin ||XW - Y||^2 + mu tr(W'X'LXW) + lam tr(W' diag(1/q) W).
+
+    "features": W = (Q X'AX + lam I_d)^{-1} Q X'Y, with A = I + mu L (d x d; X'AX and X'Y computed once).
+    "samples":  W = Q X'(A X Q X' + lam I_n)^{-1} Y (the push-through identity; n x n, for d > n).
+    Neither system is symmetric, so both are solved by LU (np.linalg.solve), never inverted.
+    A zero q_i gives w_i = 0 in both forms, so no 1/q is ever formed.
+    """
+    n, d = X.shape
+
+    def apply_A(M):
+        return M if L is None else M + mu * (L @ M)
+
+    if form == "features":
+        XtAX = X.T @ apply_A(X)
+        XtY = X.T @ Y
+        eye = lam * np.eye(d)
+        return lambda q: np.linalg.solve(q[:, None] * XtAX + eye, q[:, None] * XtY)
+    eye = lam * np.eye(n)
+    return lambda q: q[:, None] * (X.T @ np.linalg.solve(apply_A((X * q) @ X.T) + eye, Y))
+
+
+def glspfs_fit(X, Y, L, mu, lam, max_iter=100, tol=1e-4, form=None):
+    """Run the iteration from q = 1; returns (W, objective values, one per iteration).
+
+    Stops when the relative decrease |J_{t-1} - J_t| / J_t falls below ``tol`` or
+    after ``max_iter`` iterations. ``form`` picks the linear system ("samples"
+    when d > n by default, as the authors do); both give the same W.
+    """
+    n, d = X.shape
+    form = ("samples" if d > n else "features") if form is None else form
+    if form not in FORMS:
+        raise ValueError(f"unknown form {form!r}; use one of {FORMS}.")
+    solve = _w_solver(X, Y, L, mu, lam, form)
+    q = np.ones(d)
+    objective = []
+    for _ in range(max_iter):
+        W = solve(q)
+        norms = np.sqrt(np.einsum("ij,ij->i", W, W))
+        q = 2.0 * norms
+        XW = X @ W
+        value = np.sum((XW - Y) ** 2) + lam * norms.sum()
+        if L is not None:
+            value += mu * np.sum(XW * (L @ XW))
+        objective.append(float(value))
+        if len(objective) > 1 and abs(objective[-2] - value) <= tol * abs(value):
+            break
+    return W, np.asarray(objective)
+
+
+def _check_real(value, name, *, positive):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}.")
+    if value < 0 or (positive and value == 0):
+        raise ValueError(f"{name} must be {'> 0' if positive else '>= 0'}, got {value!r}.")
+
+
+class GLSPFS(ScoreSelector):
+    """Global and Local Structure Preserving Feature Selection.
+
+    Parameters
+    ----------
+    n_features_to_select : int, float or None
+        Features kept by ``transform`` (count, fraction of d, or None for half).
+    mu : float >= 0
+        Weight of the local-structure term; 0 keeps only the global kernel fit (SPFS-like).
+    lam : float > 0
+        Weight of the l2,1 penalty.
+    local : {"lpp", "lle"}
+        Local structure: Laplacian of the kNN graph weighted by the global kernel
+        (LPP), or the LLE reconstruction matrix (I - R)'(I - R).
+    n_neighbors : int
+        k of the local structure (unused when mu = 0).
+    max_iter, tol : int, float
+        Iteration cap and relative-objective-change stopping rule (the authors: 100, 1e-4).
+
+    Attributes
+    ----------
+    coef_ : d x c matrix W; ``scores_`` are its row norms ||w_i||.
+    objective_ : objective value after each iteration (non-increasing).
+    n_iter_ : number of iterations run.
+    kernel_width_ : t of the global kernel exp(-d^2 / t).
+    """
+
+    def __init__(self, n_features_to_select=None, mu=1.0, lam=1.0, local="lpp", n_neighbors=5, max_iter=100, tol=1e-4):
+        super().__init__(n_features_to_select=n_features_to_select)
+        self.mu = mu
+        self.lam = lam
+        self.local = local
+        self.n_neighbors = n_neighbors
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def _check_params(self):
+        _check_real(self.mu, "mu", positive=False)
+        _check_real(self.lam, "lam", positive=True)
+        _check_real(self.tol, "tol", positive=False)
+        if self.local not in LOCAL_STRUCTURES:
+            raise ValueError(f"unknown local structure {self.local!r}; use one of {LOCAL_STRUCTURES}.")
+        for name in ("n_neighbors", "max_iter"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+
+    def local_structure(self, X: np.ndarray, D2: np.ndarray, width: float):
+        """The n x n sparse local-structure matrix for ``self.local`` (None when mu = 0)."""
+        if self.mu == 0:
+            return None
+        if self.local == "lpp":
+            return lpp_laplacian(D2, width, self.n_neighbors)
+        return lle_matrix(D2, self.n_neighbors, X.shape[1])
+
+    def _score(self, X):
+        self._check_params()
+        D2 = pairwise_sq_dists(X)
+        S, self.kernel_width_ = global_kernel(D2)
+        L = self.local_structure(X, D2, self.kernel_width_)
+        W, self.objective_ = glspfs_fit(X, kernel_factor(S), L, self.mu, self.lam, self.max_iter, self.tol)
+        self.coef_ = W
+        self.n_iter_ = self.objective_.size
+        return np.sqrt(np.einsum("ij,ij->i", W, W))

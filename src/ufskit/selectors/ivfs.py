@@ -1,0 +1,201 @@
+"""IVFS (Li, Wu & Li, AAAI 2020): inclusion-value feature selection for distance/topology preservation.
+
+Algorithm 1 of the paper with the loss of Eq. 5 and its Extensions: k times,
+draw d~ features and n~ samples at random, compare the distance matrix of the
+n~ samples on all features (D) with the one on the d~ drawn features (D_F),
+each divided by its own largest entry, and charge the loss ||D - D_F|| to every
+drawn feature. A feature's inclusion value is minus its mean loss over the
+subsets that drew it; the features with the highest values are kept.
+
+The subsets are evaluated in batches: one gather and one stacked BLAS product
+give the B distance matrices of a batch (see ``benchmarks/ivfs_timing.py`` for
+the batched-versus-loop measurement).
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from ..graph import pairwise_sq_dists
+from ..validation import resolve_count
+from .base import ScoreSelector
+
+LOSSES = ("linf", "l1", "l2")
+
+# float64 elements of a batch's largest temporary when batch_size=None: 2**17 = 1 MB, which
+# stays in cache (larger batches measured slower, see benchmarks/ivfs_timing.py)
+_BATCH_ELEMENTS = 2**17
+
+
+def draw_subsets(n_samples: int, n_features: int, n_subsets: int, subset_samples: int, subset_features: int, rng):
+    """The k random subsets of Algorithm 1, as two sorted index arrays.
+
+    Subset t draws its features first, then its samples, each by
+    ``rng.choice(..., replace=False)`` (uniform without replacement); sorting
+    only improves memory locality. Returns ``samples`` (k x n~) and
+    ``features`` (k x d~).
+    """
+    samples = np.empty((n_subsets, subset_samples), dtype=np.intp)
+    features = np.empty((n_subsets, subset_features), dtype=np.intp)
+    for t in range(n_subsets):  # O(d~ + n~) per draw; faster than one (k x d) argpartition (measured)
+        features[t] = np.sort(rng.choice(n_features, subset_features, replace=False))
+        samples[t] = np.sort(rng.choice(n_samples, subset_samples, replace=False))
+    return samples, features
+
+
+def default_batch_size(subset_samples: int, row_width: int) -> int:
+    """Subsets per batch so that the largest temporary (B x n~ x max(n~, row width)) stays near 1 MB."""
+    return max(1, _BATCH_ELEMENTS // (subset_samples * max(subset_samples, row_width)))
+
+
+def _stacked_sq_dists(Xs: np.ndarray) -> np.ndarray:
+    """Squared Euclidean distances within each of B point sets (B x m x p -> B x m x m), by one stacked matmul."""
+    G = np.matmul(Xs, Xs.transpose(0, 2, 1))
+    sq = np.einsum("bii->bi", G)
+    D2 = sq[:, :, None] + sq[:, None, :] - 2.0 * G
+    np.maximum(D2, 0.0, out=D2)
+    idx = np.arange(Xs.shape[1])
+    D2[:, idx, idx] = 0.0
+    return D2
+
+
+def _normalised_dists(D2: np.ndarray) -> np.ndarray:
+    """Distances divided by each matrix's largest entry; a matrix of coinciding points stays all 0."""
+    D = np.sqrt(D2)
+    top = D.max(axis=(1, 2), keepdims=True)
+    return np.divide(D, top, out=np.zeros_like(D), where=top > 0)
+
+
+def _loss(diff: np.ndarray, loss: str) -> np.ndarray:
+    """Entry-wise norms of each matrix of a stack, over all n~ x n~ entries (the paper's definitions)."""
+    if loss == "linf":
+        return np.abs(diff).max(axis=(1, 2))
+    if loss == "l1":
+        return np.abs(diff).sum(axis=(1, 2))
+    return np.sqrt(np.einsum("bij,bij->b", diff, diff))
+
+
+def subset_losses(X, samples, features, loss="linf", batch_size=None, precompute=None) -> np.ndarray:
+    """||D - D_F|| of every subset (one float per row of ``samples``/``features``).
+
+    D: distances of the subset's samples on all features; D_F: on its features
+    only; both divided by their own maximum. The full-data squared distances are
+    computed once and gathered when that is cheaper than recomputing them per
+    subset (n^2 <= k n~^2; ``precompute`` forces either way).
+    """
+    if loss not in LOSSES:
+        raise ValueError(f"unknown loss {loss!r}; use one of {LOSSES}.")
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    n, d = X.shape
+    k, m = samples.shape
+    p = features.shape[1]
+    if precompute is None:
+        precompute = n * n <= k * m * m
+    if batch_size is None:
+        batch_size = default_batch_size(m, p if precompute else d)
+    D2_full = pairwise_sq_dists(X).ravel() if precompute else None
+    X_flat = X.ravel()
+    out = np.empty(k)
+    for start in range(0, k, batch_size):
+        rows = samples[start : start + batch_size]
+        cols = features[start : start + batch_size]
+        if precompute:  # flat indices: a single take is several times faster than 2-D fancy indexing
+            full = D2_full[rows[:, :, None] * n + rows[:, None, :]]
+        else:
+            full = _stacked_sq_dists(X[rows])
+        sub = _stacked_sq_dists(X_flat[rows[:, :, None] * d + cols[:, None, :]])
+        out[start : start + batch_size] = _loss(_normalised_dists(full) - _normalised_dists(sub), loss)
+    return out
+
+
+def inclusion_values(losses: np.ndarray, features: np.ndarray, n_features: int):
+    """Per-feature draw counts c_f and mean scores S_f / c_f with s_F(f) = -loss (Eq. 5); NaN where c_f = 0."""
+    drawn = features.ravel()
+    counts = np.bincount(drawn, minlength=n_features)
+    totals = np.bincount(drawn, weights=np.repeat(-losses, features.shape[1]), minlength=n_features)
+    values = np.full(n_features, np.nan)
+    np.divide(totals, counts, out=values, where=counts > 0)
+    return counts, values
+
+
+class IVFS(ScoreSelector):
+    """Inclusion Value Feature Selection with the l_inf loss (IVFS-l_inf) or its l1/l2 extensions.
+
+    Parameters
+    ----------
+    n_features_to_select : int, float or None
+        Features kept by ``transform`` (count, fraction of d, or None for half).
+    n_subsets : int
+        k, the number of random subsets (the paper: 1000, 3000 or 5000).
+    subset_features : int or float
+        d~, features per subset (count or fraction of d; the paper: 0.1d .. 0.5d).
+    subset_samples : int or float
+        n~, samples per subset, at least 2 (count or fraction of n; the paper:
+        0.1n, 0.3n, 0.5n, or 100 when n > 1000).
+    loss : {"linf", "l1", "l2"}
+        ||D - D_F|| as max |.|, sum |.| or the Frobenius norm over all entries.
+    random_state : None, int or numpy Generator
+        Seed of the subset draws; an int gives bit-identical reruns.
+    batch_size : int or None
+        Subsets evaluated per stacked BLAS call (None: about 1 MB of work
+        space per batch). The scores do not depend on it beyond rounding.
+
+    Attributes
+    ----------
+    ivfs_scores_ : the paper's S_f / c_f = -(mean loss of the subsets that drew f); NaN if never drawn.
+    inclusion_counts_ : c_f, how many subsets drew each feature.
+    n_never_drawn_ : number of features no subset drew. They cannot be scored;
+        ``scores_`` puts them after every drawn feature (min drawn score - 1),
+        tied among themselves and so ordered by index, and a warning is issued.
+    subset_losses_ : the k losses, in draw order.
+    """
+
+    def __init__(
+        self,
+        n_features_to_select=None,
+        n_subsets=1000,
+        subset_features=0.3,
+        subset_samples=0.1,
+        loss="linf",
+        random_state=None,
+        batch_size=None,
+    ):
+        super().__init__(n_features_to_select=n_features_to_select)
+        self.n_subsets = n_subsets
+        self.subset_features = subset_features
+        self.subset_samples = subset_samples
+        self.loss = loss
+        self.random_state = random_state
+        self.batch_size = batch_size
+
+    def _draw_subsets(self, n_samples: int, n_features: int):
+        """The (samples, features) index arrays that ``fit`` on an n x d matrix draws, from ``random_state``."""
+        if isinstance(self.n_subsets, bool) or not isinstance(self.n_subsets, numbers.Integral) or self.n_subsets < 1:
+            raise ValueError(f"n_subsets must be a positive int, got {self.n_subsets!r}.")
+        p = resolve_count(self.subset_features, n_features, name="subset_features")
+        m = resolve_count(self.subset_samples, n_samples, name="subset_samples", minimum=2)
+        rng = np.random.default_rng(self.random_state)
+        return draw_subsets(n_samples, n_features, int(self.n_subsets), m, p, rng)
+
+    def _score(self, X):
+        if self.loss not in LOSSES:
+            raise ValueError(f"unknown loss {self.loss!r}; use one of {LOSSES}.")
+        if self.batch_size is not None and (
+            isinstance(self.batch_size, bool) or not isinstance(self.batch_size, numbers.Integral) or self.batch_size < 1
+        ):
+            raise ValueError(f"batch_size must be None or a positive int, got {self.batch_size!r}.")
+        samples, features = self._draw_subsets(*X.shape)
+        self.subset_losses_ = subset_losses(X, samples, features, self.loss, self.batch_size)
+        self.inclusion_counts_, self.ivfs_scores_ = inclusion_values(self.subset_losses_, features, X.shape[1])
+        never = self.inclusion_counts_ == 0
+        self.n_never_drawn_ = int(never.sum())
+        if self.n_never_drawn_:
+            warnings.warn(
+                f"IVFS: {self.n_never_drawn_} of {X.shape[1]} features were never drawn and are ranked last; "
+                "increase n_subsets or subset_features.",
+                stacklevel=3,
+            )
+        return np.where(never, np.nanmin(self.ivfs_scores_) - 1.0, self.ivfs_scores_)

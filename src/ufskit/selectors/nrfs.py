@@ -1,0 +1,356 @@
+"""NRFS, noise-resistant unsupervised feature selection (Huang, Yoo, Yu & Qin, ICDM 2014).
+
+Algorithm 1 of the paper, with its symbols (docs/fidelity/nrfs.md has every choice):
+
+1-3. a similarity matrix W on all n instances (Gaussian, Eq. 1, with the
+     adaptive width of Sec. VI-A, or cosine, Eq. 2) on the k = 5 nearest-neighbour
+     graph of Sec. VI-A (or on all pairs), L_sym = I - D^-1/2 W D^-1/2 and its c
+     eigenvectors of smallest eigenvalue: the global spectra Y (n x c);
+4.   the noisy observations (the ``noise_fraction`` most anomalous by FDD) are dropped;
+5.   DPS (``dps_levels`` halvings) of the rest; one fold, drawn with
+     ``random_state``, gives the p representatives (all of the rest when
+     ``sampling=False``, the paper's NRFS-2);
+6.   for representative x_i and feature f_j, B_i[:, j] holds x_i's similarity to
+     all n instances within the subspace of f_j and its q - 1 nearest features;
+     a column of ones (the intercept) completes each layer B_i (n x (m + 1));
+7.   A_i = argmin ||B_i A - Y||^2 + ridge ||A||^2 (Eq. 8), |A_i| normalised to unit
+     L2 norm over the features for each spectrum (Eq. 9), and the maximum over
+     the representatives (Eq. 10) gives the m x c matrix ``coef_``;
+8.   h features: h/c per spectrum, spectrum by spectrum, never one already chosen.
+
+The cube B is never held whole: representatives are processed in blocks whose
+layers are solved together (batched BLAS/LAPACK), each in the smaller of its
+n x n (dual) and (m + 1) x (m + 1) (primal) forms, so no m x m system appears
+when m > n.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+from sklearn.utils.validation import check_is_fitted
+
+from ..graph import knn_graph, pairwise_sq_dists
+from ..sampling import DPS, FDD
+from ..spectral import check_int, degrees, rbf_affinity
+from ..validation import resolve_count
+from .base import ScoreSelector
+
+SIMILARITIES = ("gaussian", "cosine")
+# working memory of one block of n x m similarity layers (and of the feature-neighbour search)
+BLOCK_BYTES = 64 * 2**20
+
+
+def knn_mean_distance(D2: np.ndarray, k: int, axis: int = -1) -> np.ndarray:
+    """Mean Euclidean distance to the k nearest along ``axis``; excluded entries (self) must be +inf."""
+    near = np.take(np.partition(D2, k - 1, axis=axis), np.arange(k), axis=axis)
+    return np.sqrt(near).mean(axis=axis)
+
+
+def adaptive_sigma(D2: np.ndarray, n_nearest: int) -> float:
+    """Sec. VI-A's width from squared distances: the average distance of each instance to its ``n_nearest`` nearest others."""
+    D2 = D2.copy()
+    np.fill_diagonal(D2, np.inf)
+    return float(knn_mean_distance(D2, n_nearest).mean())
+
+
+def cosine_similarity(X: np.ndarray) -> np.ndarray:
+    """Eq. 2 on all pairs; an all-zero instance has similarity 0 to everything."""
+    norms = np.linalg.norm(X, axis=1)
+    Xn = np.divide(X, norms[:, None], out=np.zeros_like(X), where=norms[:, None] > 0)
+    return Xn @ Xn.T
+
+
+def global_similarity(X, D2, similarity: str, sigma: float, n_neighbors) -> np.ndarray:
+    """W on the whole feature space: Eq. 1 (width sigma) or Eq. 2, on the symmetric kNN graph or all pairs (None)."""
+    if n_neighbors is None:
+        return rbf_affinity(D2, sigma) if similarity == "gaussian" else cosine_similarity(X)
+    weight = "heat" if similarity == "gaussian" else "cosine"
+    return knn_graph(X, n_neighbors=n_neighbors, weight=weight, sigma=sigma, D2=D2).toarray()
+
+
+def global_spectra(W: np.ndarray, n_spectra: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``n_spectra`` smallest eigenpairs of L_sym = I - D^-1/2 W D^-1/2: (eigenvalues ascending, n x c vectors).
+
+    The first one (D^1/2 1, eigenvalue 0) is kept, as in Ng, Jordan & Weiss's
+    "first c eigenvectors" that the paper cites for c. Each vector's entry of
+    largest magnitude is made positive so the output is deterministic.
+    """
+    n = W.shape[0]
+    s = 1.0 / np.sqrt(degrees(W))
+    mu, V = scipy.linalg.eigh(s[:, None] * W * s[None, :], subset_by_index=[n - n_spectra, n - 1])
+    order = np.argsort(-mu, kind="stable")
+    V = V[:, order]
+    V *= np.sign(V[np.argmax(np.abs(V), axis=0), np.arange(n_spectra)])
+    return 1.0 - mu[order], V
+
+
+def feature_neighbors(X: np.ndarray, q: int) -> np.ndarray:
+    """m x q indices: each feature, then its q - 1 nearest other features (Euclidean between columns).
+
+    Nearest first, ties by index. Computed in row blocks so no m x m matrix is
+    ever held.
+    """
+    F = np.ascontiguousarray(X.T)
+    m = F.shape[0]
+    out = np.empty((m, q), dtype=np.intp)
+    step = max(1, BLOCK_BYTES // (8 * m))
+    for a in range(0, m, step):
+        D2 = pairwise_sq_dists(F[a : a + step], F)
+        rows = np.arange(D2.shape[0])[:, None]
+        D2[rows[:, 0], a + rows[:, 0]] = -np.inf  # the feature itself always comes first
+        part = np.argpartition(D2, q - 1, axis=1)[:, :q]
+        out[a : a + step] = part[rows, np.lexsort((part, D2[rows, part]), axis=1)]
+    return out
+
+
+def subspace_operator(neighbors: np.ndarray) -> sp.csr_matrix:
+    """Sparse m x m S with S[j, t] = 1 when feature t is in the subspace of feature j (q ones per row).
+
+    ``S @ V`` sums the rows of V (one per feature) over every subspace.
+    """
+    m, q = neighbors.shape
+    return sp.csr_matrix((np.ones(m * q), (np.repeat(np.arange(m), q), neighbors.ravel())), shape=(m, m))
+
+
+class _LocalSimilarity:
+    """The layers of the similarity cube, transposed (B_i' is m x n, intercept excluded), by blocks of instances."""
+
+    def __init__(self, X, neighbors, similarity, reps, n_nearest):
+        self.XT = np.ascontiguousarray(X.T)
+        self.S = subspace_operator(neighbors)
+        self.similarity = similarity
+        if similarity == "gaussian":
+            self.sigma = self._subspace_sigma(reps, n_nearest)
+        else:
+            self.sq_norms = self.S @ self.XT**2  # m x n squared norms of every instance in every subspace
+
+    def _per_subspace(self, pairs: np.ndarray) -> np.ndarray:
+        """m x b x n per-feature terms -> b x m x n sums over each subspace."""
+        m, b, n = pairs.shape
+        return np.ascontiguousarray((self.S @ pairs.reshape(m, b * n)).reshape(m, b, n).transpose(1, 0, 2))
+
+    def _sq_dists(self, block):
+        """b x m x n squared distances from the instances ``block`` to all n instances, per subspace."""
+        return self._per_subspace((self.XT[:, None, :] - self.XT[:, block, None]) ** 2)
+
+    def _subspace_sigma(self, reps, n_nearest):
+        """Sec. VI-A's adaptive width per subspace, averaged over the representatives (m,)."""
+        total = np.zeros(self.XT.shape[0])
+        for block in self.blocks(reps):
+            D2 = self._sq_dists(block)
+            D2[np.arange(block.size), :, block] = np.inf  # a representative is not its own neighbour
+            total += knn_mean_distance(D2, n_nearest).sum(axis=0)
+        return total / reps.size
+
+    def blocks(self, reps):
+        m, n = self.XT.shape
+        step = max(1, BLOCK_BYTES // (8 * n * m))
+        return (reps[a : a + step] for a in range(0, reps.size, step))
+
+    def layers(self, block) -> np.ndarray:
+        """b x m x n: entry [i, j, l] = similarity of x_i and x_l on the subspace of feature j."""
+        if self.similarity == "cosine":
+            dots = self._per_subspace(self.XT[:, None, :] * self.XT[:, block, None])
+            den = np.sqrt(self.sq_norms.T[block][:, :, None] * self.sq_norms[None, :, :])
+            return np.divide(dots, den, out=np.zeros_like(dots), where=den > 0)
+        D2 = self._sq_dists(block)
+        flat = self.sigma == 0  # the representatives' neighbours coincide with them: the sigma -> 0 limit
+        B = np.exp(-D2 / (2.0 * np.where(flat, 1.0, self.sigma)[:, None] ** 2))
+        B[:, flat, :] = D2[:, flat, :] == 0
+        return B
+
+
+def ridge_coefficients(Bt: np.ndarray, Y: np.ndarray, ridge: float) -> np.ndarray:
+    """Eq. 8 for a stack of transposed layers Bt (b x m x n): argmin_A ||[B_i 1] A - Y||^2 + ridge ||A||^2.
+
+    Returns the feature rows of every A_i (b x m x c). The intercept column is
+    penalised like the others (it is a column of the paper's B_i). Solved in
+    the dual n x n form A = [B 1]' ([B 1][B 1]' + ridge I)^-1 Y when m + 1 > n,
+    else in the primal (m + 1) x (m + 1) form; both give the same minimiser.
+    """
+    b, m, n = Bt.shape
+    if m + 1 > n:
+        G = Bt.transpose(0, 2, 1) @ Bt + 1.0
+        G[:, np.arange(n), np.arange(n)] += ridge
+        return Bt @ np.linalg.solve(G, np.broadcast_to(Y, (b,) + Y.shape))
+    Bt1 = np.concatenate([Bt, np.ones((b, 1, n))], axis=1)
+    G = Bt1 @ Bt1.transpose(0, 2, 1)
+    G[:, np.arange(m + 1), np.arange(m + 1)] += ridge
+    return np.linalg.solve(G, Bt1 @ Y)[:, :m, :]
+
+
+def normalized_abs(A: np.ndarray) -> np.ndarray:
+    """Eq. 9: |A| with unit L2 norm over the features (axis 1) for each layer and spectrum."""
+    A = np.abs(A)
+    norms = np.sqrt(np.einsum("bmc,bmc->bc", A, A))[:, None, :]
+    return np.divide(A, norms, out=np.zeros_like(A), where=norms > 0)
+
+
+def spectrum_quotas(h: int, n_spectra: int) -> np.ndarray:
+    """h/c features per spectrum; when c does not divide h the first h mod c spectra take one more."""
+    return h // n_spectra + (np.arange(n_spectra) < h % n_spectra)
+
+
+def select_per_spectrum(coef: np.ndarray, h: int) -> np.ndarray:
+    """Sec. III-C step 3: for each spectrum k in turn, its quota of features with the largest coef[:, k].
+
+    Features chosen for an earlier spectrum are excluded from the later ones
+    (the paper zeroes them). Returns the h indices in the order chosen; ties
+    go to the lower feature index.
+    """
+    taken = np.zeros(coef.shape[0], dtype=bool)
+    chosen = []
+    for k, quota in enumerate(spectrum_quotas(h, coef.shape[1])):
+        column = np.where(taken, -np.inf, coef[:, k])
+        picks = np.argsort(-column, kind="stable")[:quota]
+        taken[picks] = True
+        chosen.append(picks)
+    return np.concatenate(chosen)
+
+
+class NRFS(ScoreSelector):
+    """Noise-resistant feature selection via multi-perspective correlations.
+
+    Parameters (paper symbol in brackets; defaults from Sec. VI-A where it has one)
+    ----------
+    n_clusters : int, default 5
+        [c] number of global spectra; the paper sets it to the number of clusters.
+    n_neighbors_features : int, default 50
+        [q] size of each local feature subspace, the feature itself included.
+    n_neighbors : int or None, default 5
+        [k] W keeps the edges of the symmetric k-nearest-neighbour graph
+        (Sec. VI-A: k = 5 for kNN-based similarities); None = all pairs.
+    similarity : "gaussian" (microarrays) or "cosine" (text)
+        [Eq. 1 / Eq. 2] for W and for the layers B_i.
+    noise_fraction : float, default 0.1
+        share of the instances dropped as noisy by FDD (Sec. IV-A); 0 keeps all.
+    sampling : bool, default True
+        True: one DPS fold as representatives (NRFS-1); False: every kept instance (NRFS-2).
+    dps_levels : int, default 2
+        DPS halvings, 2 ** dps_levels folds [p ~ 0.9 n / 4].
+    ridge : float, default 1e-3
+        [lambda] of Eq. 8 (the paper gives no value).
+    random_state : int, Generator or None
+        draws which DPS fold is used (the only random step).
+
+    Attributes: ``coef_`` (m x c, Eq. 10), ``embedding_`` and ``eigenvalues_``
+    (Y and its L_sym eigenvalues), ``sigma_`` (the adaptive width on all
+    features), ``noisy_`` (dropped instances, most anomalous first),
+    ``representatives_``, ``fold_`` (the DPS fold used, or None),
+    ``feature_neighbors_`` (m x q).
+
+    The selection for h features is not a prefix of the one for h' > h (the
+    quotas change), so ``subsets(counts)`` gives each count's selection from
+    ``coef_`` without refitting, and ``get_support``/``transform`` use
+    ``subsets`` for ``n_features_to_select``. ``ranking_`` is the complete
+    order of the selection for h = m: the features chosen for spectrum 1 by
+    decreasing coefficient, then those for spectrum 2, and so on; ``scores_``
+    = m - (position in that order).
+    """
+
+    def __init__(
+        self,
+        n_features_to_select=None,
+        n_clusters=5,
+        n_neighbors_features=50,
+        n_neighbors=5,
+        similarity="gaussian",
+        noise_fraction=0.1,
+        sampling=True,
+        dps_levels=2,
+        ridge=1e-3,
+        random_state=None,
+    ):
+        self.n_features_to_select = n_features_to_select
+        self.n_clusters = n_clusters
+        self.n_neighbors_features = n_neighbors_features
+        self.n_neighbors = n_neighbors
+        self.similarity = similarity
+        self.noise_fraction = noise_fraction
+        self.sampling = sampling
+        self.dps_levels = dps_levels
+        self.ridge = ridge
+        self.random_state = random_state
+
+    def _check_params(self, n: int, m: int) -> tuple[int, int, float, float]:
+        c = check_int(self.n_clusters, "n_clusters")
+        if c > n - 1:
+            raise ValueError(f"n_clusters={c} must be below n_samples={n}.")
+        q = check_int(self.n_neighbors_features, "n_neighbors_features")
+        if q > m:
+            raise ValueError(f"n_neighbors_features={q} exceeds the number of features ({m}).")
+        if self.similarity not in SIMILARITIES:
+            raise ValueError(f"unknown similarity {self.similarity!r}; use one of {SIMILARITIES}.")
+        noise = self.noise_fraction
+        if isinstance(noise, bool) or not isinstance(noise, numbers.Real) or not 0 <= noise < 1:
+            raise ValueError(f"noise_fraction must be in [0, 1), got {noise!r}.")
+        ridge = self.ridge
+        if isinstance(ridge, bool) or not isinstance(ridge, numbers.Real) or not (0 < ridge < np.inf):
+            raise ValueError(f"ridge must be a positive number, got {ridge!r}.")
+        if not isinstance(self.sampling, (bool, np.bool_)):
+            raise ValueError(f"sampling must be True or False, got {self.sampling!r}.")
+        check_int(self.dps_levels, "dps_levels")
+        if self.n_neighbors is not None and check_int(self.n_neighbors, "n_neighbors") > n - 1:
+            raise ValueError(f"n_neighbors={self.n_neighbors} must be below n_samples={n} (or None for all pairs).")
+        return c, q, float(noise), float(ridge)
+
+    def _representatives(self, X: np.ndarray, noise: float) -> np.ndarray:
+        """Steps 4-5: drop the most anomalous instances (FDD), then keep one DPS fold of the rest."""
+        n = X.shape[0]
+        n_noisy = round(noise * n)
+        self.noisy_ = np.empty(0, dtype=np.intp)
+        if n_noisy:
+            # as many fermions as instances to drop, on the kernel of the adaptive width
+            fdd = FDD(n_particles=min(n_noisy, n - 1), sigma=self.sigma_).fit(X)
+            self.noisy_ = fdd.outliers(noise)
+        kept = np.setdiff1d(np.arange(n), self.noisy_)
+        self.fold_ = None
+        if not self.sampling:
+            return kept
+        dps = DPS(levels=self.dps_levels).fit(X[kept])
+        self.fold_ = int(np.random.default_rng(self.random_state).integers(dps.n_folds_))
+        return kept[dps.subset(self.fold_)]
+
+    def _score(self, X):
+        n, m = X.shape
+        c, q, noise, ridge = self._check_params(n, m)
+        n_nearest = min(max(1, round(n / c)), n - 1)  # K^ = round(n / c), the average cluster size
+        D2 = pairwise_sq_dists(X)
+        self.sigma_ = adaptive_sigma(D2, n_nearest)
+        if self.sigma_ == 0:
+            raise ValueError("the instances coincide with their nearest neighbours: the adaptive width is 0.")
+        W = global_similarity(X, D2, self.similarity, self.sigma_, self.n_neighbors)
+        self.eigenvalues_, self.embedding_ = global_spectra(W, c)
+        self.representatives_ = self._representatives(X, noise)
+        self.feature_neighbors_ = feature_neighbors(X, q)
+        cube = _LocalSimilarity(X, self.feature_neighbors_, self.similarity, self.representatives_, n_nearest)
+        coef = np.zeros((m, c))
+        for block in cube.blocks(self.representatives_):
+            A = normalized_abs(ridge_coefficients(cube.layers(block), self.embedding_, ridge))
+            np.maximum(coef, A.max(axis=0), out=coef)
+        self.coef_ = coef
+        order = select_per_spectrum(coef, m)
+        scores = np.empty(m)
+        scores[order] = m - np.arange(m)
+        return scores
+
+    def subsets(self, counts) -> dict[int, np.ndarray]:
+        """The selected feature indices (in the order chosen) for each requested count, from ``coef_``."""
+        check_is_fitted(self, "coef_")
+        m = self.coef_.shape[0]
+        counts = [counts] if isinstance(counts, numbers.Number) else list(counts)
+        out = {}
+        for value in counts:
+            h = resolve_count(value, m, name="count")
+            out[h] = select_per_spectrum(self.coef_, h)
+        return out
+
+    def _get_support_mask(self):
+        k = int(super()._get_support_mask().sum())  # the base class resolves n_features_to_select
+        mask = np.zeros(self.coef_.shape[0], dtype=bool)
+        mask[self.subsets(k)[k]] = True
+        return mask

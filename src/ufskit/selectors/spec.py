@@ -1,0 +1,88 @@
+"""SPEC, spectral feature selection (Zhao & Liu, ICML 2007), unsupervised form."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..graph import knn_graph, mean_distance, pairwise_sq_dists
+from ..spectral import check_int, degrees, rayleigh_quotients, rbf_affinity, smallest_nontrivial_eigenpairs
+from ..validation import check_no_constant
+from .base import ScoreSelector
+
+STYLES = (1, 2, 3)
+
+
+def _check_style(style) -> None:
+    if isinstance(style, bool) or style not in STYLES:
+        raise ValueError(f"unknown SPEC style {style!r}; use one of {STYLES}.")
+
+
+def spec_score(X: np.ndarray, W, style: int = 2, n_clusters: int | None = None) -> np.ndarray:
+    """Zhao & Liu's native scores of every column of X on the affinity W.
+
+    With f^ = D^1/2 f / ||D^1/2 f|| and (lambda_j, xi_j) the eigenpairs of the
+    normalised Laplacian L^ in ascending order (xi_1 trivial, lambda_1 = 0):
+
+    * style 1: phi1 = f^' L^ f^ (smaller is better), computed as f'Lf / f'Df,
+      no eigendecomposition;
+    * style 2: phi2 = phi1 / (1 - (f^' xi_1)^2) (smaller is better). Since
+      L 1 = 0, this equals f~'Lf~ / f~'Df~ with f~ the D-centred feature, i.e.
+      exactly the Laplacian score on W; computed in that cancellation-free form;
+    * style 3: phi3 = sum_{j=2..k} (2 - lambda_j) (f^' xi_j)^2 with
+      k = ``n_clusters`` (larger is better); needs only the k - 1 smallest
+      non-trivial eigenpairs.
+    """
+    _check_style(style)
+    if style != 3:
+        return rayleigh_quotients(W, X, centred=style == 2)
+    if n_clusters is None:
+        raise ValueError("SPEC style=3 needs n_clusters (the k of phi3, usually the number of classes).")
+    k = check_int(n_clusters, "n_clusters", minimum=2)
+    lam, xi = smallest_nontrivial_eigenpairs(W, k - 1)
+    Fh = np.sqrt(degrees(W))[:, None] * X
+    norms = np.linalg.norm(Fh, axis=0)
+    if not np.all(norms > 0):
+        raise ValueError("SPEC phi3 is undefined for all-zero features; remove them first.")
+    alpha2 = (xi.T @ Fh / norms) ** 2
+    return (2.0 - lam) @ alpha2
+
+
+class SPEC(ScoreSelector):
+    """SPEC feature ranking with Zhao & Liu's three scores.
+
+    Parameters:
+
+    * ``style``: 1, 2 or 3 for phi1, phi2, phi3 (see ``spec_score``). The
+      default 2 is the IVFS paper's "second type" (scikit-feature's style 0);
+    * ``n_neighbors``: None (default) = the paper's full RBF similarity matrix
+      over all pairs, diagonal included; an int k = the symmetric kNN
+      heat-kernel graph of ``ufskit.graph.knn_graph`` instead;
+    * ``sigma``: RBF / heat-kernel width; None = mean pairwise distance;
+    * ``n_clusters``: the k of phi3 (required by style 3, unused otherwise).
+
+    Ranking directions are the original ones: phi1 and phi2 smaller = better
+    (``scores_ = -spec_scores_``), phi3 larger = better
+    (``scores_ = spec_scores_``); ``spec_scores_`` keeps the native values.
+    Constant features are rejected (phi2 is 0/0 on them). Every score depends
+    on a feature only through f^, so it is invariant to scaling that feature by
+    c != 0 for a fixed graph; phi2 is also shift-invariant, phi1 and phi3 are not.
+    """
+
+    def __init__(self, n_features_to_select=None, style=2, n_neighbors=None, sigma=None, n_clusters=None):
+        self.n_features_to_select = n_features_to_select
+        self.style = style
+        self.n_neighbors = n_neighbors
+        self.sigma = sigma
+        self.n_clusters = n_clusters
+
+    def _score(self, X):
+        _check_style(self.style)
+        check_no_constant(X)
+        D2 = pairwise_sq_dists(X)
+        if self.n_neighbors is None:
+            W = rbf_affinity(D2, mean_distance(D2) if self.sigma is None else self.sigma)
+        else:
+            k = check_int(self.n_neighbors, "n_neighbors")
+            W = knn_graph(X, n_neighbors=k, weight="heat", sigma=self.sigma, D2=D2)
+        self.spec_scores_ = spec_score(X, W, style=self.style, n_clusters=self.n_clusters)
+        return self.spec_scores_ if self.style == 3 else -self.spec_scores_

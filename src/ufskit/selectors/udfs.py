@@ -1,0 +1,226 @@
+"""UDFS, unsupervised discriminative feature selection (Yang, Shen, Ma, Huang & Zhou, IJCAI 2011).
+
+Problem (rows of X are samples, W is d x c):
+
+    min_{W'W = I}  Tr(W' M W) + gamma ||W||_{2,1},   M = X' L X,
+    L = sum_i S_i H B_i H S_i',   B_i = (X~_i X~_i' + lam I)^-1,
+
+where X_i holds sample i and its k nearest neighbours (k + 1 rows), S_i
+selects those rows, H = I - 11'/(k+1) centres them and X~_i = H X_i. It is
+solved by reweighting: W = the c eigenvectors of M + gamma G with the
+smallest eigenvalues, G = diag(1 / (2 ||w_i||)) from the previous W,
+starting from G = I. Features are ranked by ||w_i||.
+
+Symbols of the kernel-UDFS paper (Section 2 there): its lambda is ``lam``
+(the local ridge inside B_i), its gamma is ``gamma`` (the l2,1 weight).
+
+Two exact solvers: the d x d one (``DenseSpectrum``, LAPACK on M + gamma G)
+when d <= n, and for d > n ``LowRankSpectrum``, which writes M = U U' with
+U = X' L^1/2 (d x n) and finds the c smallest eigenpairs of the diagonal
+plus low-rank matrix gamma G + U U' by shift-invert Lanczos, the inverse
+applied through the Woodbury identity (O(nd) per product, no d x d matrix).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from ..graph import knn_indices, pairwise_sq_dists
+from ..sparse_regression import EPS, check_positive, has_converged, l21_norm, reweight, row_sq_norms
+from ..spectral import check_int
+from .base import ScoreSelector
+
+# the shift-invert pole sits this fraction below the smallest diagonal entry of M + gamma G
+SHIFT_MARGIN = 1e-3
+
+
+def local_discriminative_laplacian(X: np.ndarray, n_neighbors: int, lam: float) -> sp.csr_matrix:
+    """L = sum_i S_i H B_i H S_i' (n x n, sparse, symmetric positive semidefinite) for the samples X."""
+    return laplacian_from_sq_dists(pairwise_sq_dists(X), n_neighbors, lam)
+
+
+def laplacian_from_sq_dists(D2: np.ndarray, n_neighbors: int, lam: float) -> sp.csr_matrix:
+    """UDFS's L from squared distances; kernel distances give the kernel version.
+
+    Each sample's neighbourhood is itself plus its k nearest other samples.
+    All n local problems are solved as one batch: the centred local Gram
+    matrices X~_i X~_i' come from the squared distances within each
+    neighbourhood (H K_i H = -1/2 H D2_i H), are inverted together, and the
+    (k+1) x (k+1) blocks H B_i H are summed into L by one sparse COO sum.
+    """
+    n = D2.shape[0]
+    hood = np.column_stack([np.arange(n), knn_indices(D2, n_neighbors)])  # n x (k+1)
+    m = hood.shape[1]
+    H = np.eye(m) - 1.0 / m
+    local_gram = -0.5 * (H @ D2[hood[:, :, None], hood[:, None, :]] @ H)
+    blocks = H @ np.linalg.inv(local_gram + lam * np.eye(m)) @ H
+    rows = np.broadcast_to(hood[:, :, None], blocks.shape).ravel()
+    cols = np.broadcast_to(hood[:, None, :], blocks.shape).ravel()
+    L = sp.coo_matrix((blocks.ravel(), (rows, cols)), shape=(n, n)).tocsr()
+    return (L + L.T) * 0.5
+
+
+def _zero_tolerance(values: np.ndarray, d: int) -> float:
+    """Eigenvalues of a d x d matrix within this of each other are tied (numpy's matrix_rank rule)."""
+    return d * EPS * max(np.abs(values).max(), np.finfo(np.float64).tiny)
+
+
+def _start_row_norms(values, vectors, n_clusters, null_rows=None, null_count=0):
+    """Squared row norms of the c smallest eigenvectors of M (the G = I step, since M + gamma I shares them).
+
+    ``values`` / ``vectors`` are eigenpairs of M; optionally a further
+    eigenvalue 0 of multiplicity ``null_count`` whose eigenspace projector has
+    diagonal ``null_rows``. When the c-th smallest eigenvalue is tied (M is
+    rank-deficient whenever d > n, so G = I leaves any c of its null vectors
+    equally optimal), the tied eigenspace contributes its projector diagonal
+    scaled by (number still needed) / (its dimension): the mean row norms over
+    all choices, independent of the basis LAPACK happens to return.
+    """
+    vals = np.concatenate([np.zeros(1 if null_count else 0), values])
+    counts = np.concatenate([np.full(1 if null_count else 0, null_count), np.ones(values.size)])
+    order = np.argsort(vals, kind="stable")
+    boundary = vals[order][np.searchsorted(np.cumsum(counts[order]), n_clusters)]
+    tol = _zero_tolerance(vals, vectors.shape[0])
+    below, tied = vals < boundary - tol, np.abs(vals - boundary) <= tol
+    contrib = vectors**2
+    if null_count:
+        contrib = np.column_stack([null_rows, contrib])
+    share = (n_clusters - counts[below].sum()) / counts[tied].sum()
+    return contrib[:, below].sum(axis=1) + share * contrib[:, tied].sum(axis=1)
+
+
+class DenseSpectrum:
+    """M as a d x d matrix; eigenpairs of M + gamma G by LAPACK (exact, O(d^3) per iteration)."""
+
+    def __init__(self, M: np.ndarray):
+        self.M = (M + M.T) * 0.5
+
+    def start_row_norms(self, n_clusters: int) -> np.ndarray:
+        values, vectors = scipy.linalg.eigh(self.M)
+        return _start_row_norms(values, vectors, n_clusters)
+
+    def smallest(self, shift: np.ndarray, n_clusters: int, v0: np.ndarray) -> np.ndarray:
+        """The c eigenvectors of M + diag(shift) with the smallest eigenvalues (v0 unused)."""
+        A = self.M.copy()
+        A[np.diag_indices_from(A)] += shift
+        return scipy.linalg.eigh(A, subset_by_index=[0, n_clusters - 1])[1]
+
+    def quadratic(self, W: np.ndarray) -> float:
+        return float(np.einsum("ij,ij->", W, self.M @ W))
+
+
+class LowRankSpectrum:
+    """M = U U' with U d x r (r <= n); eigenpairs of diag(shift) + U U' without any d x d matrix."""
+
+    def __init__(self, U: np.ndarray):
+        self.U = U
+
+    def start_row_norms(self, n_clusters: int) -> np.ndarray:
+        d = self.U.shape[0]
+        s2, Q = scipy.linalg.eigh(self.U.T @ self.U)
+        keep = s2 > _zero_tolerance(s2, d)
+        Y = self.U @ (Q[:, keep] / np.sqrt(s2[keep]))  # orthonormal eigenvectors of M, eigenvalues s2
+        null_rows = np.clip(1.0 - row_sq_norms(Y), 0.0, 1.0)
+        return _start_row_norms(s2[keep], Y, n_clusters, null_rows=null_rows, null_count=d - int(keep.sum()))
+
+    def smallest(self, shift: np.ndarray, n_clusters: int, v0: np.ndarray) -> np.ndarray:
+        """The c smallest eigenvectors of A = diag(shift) + U U' (shift > 0) by shift-invert Lanczos.
+
+        Every eigenvalue of A is >= min(shift) (U U' is semidefinite), so with
+        sigma just below min(shift) the matrix A - sigma I = S + U U',
+        S = diag(shift - sigma) > 0, stays positive definite and its inverse is
+        S^-1 - S^-1 U (I + U' S^-1 U)^-1 U' S^-1 (Woodbury): one r x r Cholesky
+        factor, then O(d r) per product. The smallest eigenvalues of A are the
+        largest of (A - sigma I)^-1, and the shift spreads them apart.
+        """
+        U, d = self.U, shift.size
+        sigma = (1.0 - SHIFT_MARGIN) * shift.min()
+        inv_diag = 1.0 / (shift - sigma)
+        core = U.T @ (inv_diag[:, None] * U)
+        core[np.diag_indices_from(core)] += 1.0
+        factor = scipy.linalg.cho_factor(core, lower=True, check_finite=False)
+
+        def apply_inverse(v):
+            v = inv_diag * v.ravel()
+            return v - inv_diag * (U @ scipy.linalg.cho_solve(factor, U.T @ v))
+
+        A = spla.LinearOperator((d, d), matvec=lambda v: shift * v.ravel() + U @ (U.T @ v.ravel()), dtype=np.float64)
+        Ainv = spla.LinearOperator((d, d), matvec=apply_inverse, dtype=np.float64)
+        values, vectors = spla.eigsh(A, k=n_clusters, sigma=sigma, OPinv=Ainv, which="LM", v0=v0, tol=0.0)
+        return vectors[:, np.argsort(values, kind="stable")]
+
+    def quadratic(self, W: np.ndarray) -> float:
+        UW = self.U.T @ W
+        return float(np.einsum("ij,ij->", UW, UW))
+
+
+def spectrum_of(X: np.ndarray, L, *, low_rank: bool | None = None):
+    """M = X'LX as a ``DenseSpectrum`` (d <= n) or a ``LowRankSpectrum`` (d > n); ``low_rank`` forces one."""
+    n, d = X.shape
+    if not (d > n if low_rank is None else low_rank):
+        return DenseSpectrum(X.T @ (L @ X))
+    values, V = scipy.linalg.eigh(L.toarray())
+    return LowRankSpectrum(X.T @ (V * np.sqrt(np.clip(values, 0.0, None))))
+
+
+def udfs_iterations(spectrum, n_clusters: int, gamma: float, max_iter: int, tol: float):
+    """The reweighted eigen-iteration; returns (W, objective per iteration).
+
+    The start G = I yields only the first weights (see ``_start_row_norms``);
+    then each iteration takes W = the c smallest eigenvectors of
+    M + gamma G and records Tr(W'MW) + gamma sum_i sqrt(||w_i||^2 + eps),
+    which does not increase (Nie et al. 2010).
+    """
+    sq = spectrum.start_row_norms(n_clusters)
+    objective: list[float] = []
+    for _ in range(max_iter):
+        W = spectrum.smallest(gamma * reweight(sq), n_clusters, v0=np.sqrt(sq))
+        sq = row_sq_norms(W)
+        objective.append(spectrum.quadratic(W) + gamma * l21_norm(W))
+        if has_converged(objective, tol):
+            break
+    return W, objective
+
+
+class UDFS(ScoreSelector):
+    """UDFS feature ranking: features with the largest rows of the orthonormal W first.
+
+    Parameters: ``n_clusters`` (c, the columns of W; the number of classes in
+    the papers), ``n_neighbors`` (k; each local problem has k + 1 samples),
+    ``lam`` (the local ridge lambda of B_i; 1e3 in the kernel-UDFS paper and
+    Yang's code), ``gamma`` (the l2,1 weight; 1e-3 in the kernel-UDFS paper),
+    ``max_iter`` and ``tol`` (stop when the objective changes by less than tol
+    relative).
+
+    Attributes: ``scores_`` = ||w_i||, ``W_`` (d x c, orthonormal columns),
+    ``objective_`` (one value per iteration, non-increasing up to rounding),
+    ``n_iter_``. Scaling X by s leaves the result unchanged when lam is
+    scaled by s^2 (M depends on X and lam only through X / sqrt(lam)).
+    """
+
+    def __init__(
+        self, n_features_to_select=None, n_clusters=5, n_neighbors=5, lam=1e3, gamma=1.0, max_iter=100, tol=1e-8
+    ):
+        self.n_features_to_select = n_features_to_select
+        self.n_clusters = n_clusters
+        self.n_neighbors = n_neighbors
+        self.lam = lam
+        self.gamma = gamma
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def _score(self, X):
+        n, d = X.shape
+        c = check_int(self.n_clusters, "n_clusters")
+        if c > d:
+            raise ValueError(f"n_clusters={c} exceeds n_features = {d}: W (d x c) cannot have orthonormal columns.")
+        lam, gamma, tol = (check_positive(getattr(self, p), p) for p in ("lam", "gamma", "tol"))
+        L = local_discriminative_laplacian(X, check_int(self.n_neighbors, "n_neighbors"), lam)
+        self.W_, self.objective_ = udfs_iterations(
+            spectrum_of(X, L, low_rank=n < d and c < d), c, gamma, check_int(self.max_iter, "max_iter"), tol
+        )
+        self.n_iter_ = len(self.objective_)
+        return np.sqrt(row_sq_norms(self.W_))

@@ -1,0 +1,21 @@
+"""Variance: the classic unsupervised baseline (and the Iterative LS paper's competitor)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import ScoreSelector
+
+
+class Variance(ScoreSelector):
+    """Rank features by their variance, largest first.
+
+    The variance is the population variance (ddof=0); it is scale-dependent by
+    definition, so scaling a feature by c multiplies its score by c**2.
+    """
+
+    def __init__(self, n_features_to_select=None):
+        super().__init__(n_features_to_select=n_features_to_select)
+
+    def _score(self, X):
+        return X.var(axis=0)

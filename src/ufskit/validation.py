@@ -1,0 +1,60 @@
+"""Input checks shared by every selector and metric: fail early, with a clear message."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+def check_data(X, *, name: str = "X", min_samples: int = 2) -> np.ndarray:
+    """Return X as a C-contiguous float64 2-D array, or raise ValueError.
+
+    Rejects sparse input, non-2-D arrays, NaN/inf values and fewer than
+    ``min_samples`` rows, naming the offending cells so the user can find them.
+    """
+    if hasattr(X, "toarray"):
+        raise TypeError(f"{name} is sparse; pass a dense array (X.toarray()).")
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (samples x features), got shape {X.shape}.")
+    n, d = X.shape
+    if n < min_samples or d < 1:
+        raise ValueError(f"{name} needs at least {min_samples} samples and 1 feature, got {n} x {d}.")
+    bad = ~np.isfinite(X)
+    if bad.any():
+        rows, cols = np.nonzero(bad)
+        raise ValueError(
+            f"{name} has {bad.sum()} NaN or infinite values (first at sample {rows[0]}, "
+            f"feature {cols[0]}); impute or drop them before feature selection."
+        )
+    return np.ascontiguousarray(X)
+
+
+def check_no_constant(X: np.ndarray, *, name: str = "X") -> None:
+    """Raise if a feature is constant: several scores are 0/0 on such columns."""
+    const = np.flatnonzero(np.ptp(X, axis=0) == 0)
+    if const.size:
+        raise ValueError(
+            f"{name} has {const.size} constant features (first: {const[:5].tolist()}); "
+            "remove them first (preprocessing step 'drop_constant')."
+        )
+
+
+def resolve_count(value, total: int, *, name: str, minimum: int = 1) -> int:
+    """Turn an int count or a fraction in (0, 1] of ``total`` into an int in [minimum, total].
+
+    Used for ``n_features_to_select`` and for the IVFS subset sizes; a value
+    outside the range is an error rather than a silent clip.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be an int or a fraction, got {value!r}.")
+    if isinstance(value, numbers.Integral):
+        count = int(value)
+    elif 0 < value <= 1:
+        count = max(minimum, int(round(value * total)))
+    else:
+        raise ValueError(f"{name}={value!r}: a float must be a fraction in (0, 1].")
+    if not minimum <= count <= total:
+        raise ValueError(f"{name}={value!r} gives {count}, outside [{minimum}, {total}].")
+    return count

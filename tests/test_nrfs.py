@@ -1,0 +1,207 @@
+"""NRFS: the paper's synthetic result, the cube algebra, the per-spectrum selection, bad input."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+import scipy.io
+from numpy.testing import assert_allclose, assert_array_equal
+
+from selector_checks import assert_deterministic, run_check_estimator
+from ufskit.data import Dataset
+from ufskit.graph import pairwise_sq_dists
+from ufskit.preprocess import apply_chain
+from ufskit.selectors import nrfs as nrfs_module
+from ufskit.selectors.nrfs import (
+    NRFS,
+    _LocalSimilarity,
+    feature_neighbors,
+    global_spectra,
+    normalized_abs,
+    ridge_coefficients,
+    select_per_spectrum,
+)
+from ufskit.synthetic import nrfs_synthetic
+
+# the paper's setting for its Fig. 1 data: c = 4 clusters, q = 1 (Sec. V-A), the rest default
+PAPER_SYNTHETIC = {"n_clusters": 4, "n_neighbors_features": 1}
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    return [nrfs_synthetic(random_state=seed) for seed in range(3)]
+
+
+def test_finds_the_four_informative_features_of_the_synthetic_data(synthetic):
+    """Sec. V-A: NRFS "always" picks f1, f2, f3, f4 (here: every data seed and DPS fold tried)."""
+    for seed, ds in enumerate(synthetic):
+        est = NRFS(**PAPER_SYNTHETIC, random_state=seed).fit(ds.X)
+        chosen = est.subsets(4)[4]
+        assert set(chosen) == {0, 1, 2, 3}, f"data seed {seed}, fold {est.fold_}: chose {chosen}"
+        assert est.noisy_.size == 128 and np.intersect1d(est.noisy_, est.representatives_).size == 0
+        assert abs(est.representatives_.size - 1152 / 4) <= 1  # p = 0.9 n / 4 = 288 as in the paper
+
+
+def test_synthetic_without_sampling_uses_every_kept_instance(synthetic):
+    est = NRFS(**PAPER_SYNTHETIC, sampling=False).fit(synthetic[0].X)
+    assert est.fold_ is None
+    assert_array_equal(est.representatives_, np.setdiff1d(np.arange(1280), est.noisy_))
+    assert set(est.subsets(4)[4]) == {0, 1, 2, 3}
+
+
+def test_select_per_spectrum_by_hand():
+    coef = np.array([[0.9, 0.8], [0.5, 0.95], [0.7, 0.1], [0.1, 0.6], [0.3, 0.2]])
+    assert_array_equal(select_per_spectrum(coef, 4), [0, 2, 1, 3])  # 2 per spectrum
+    assert_array_equal(select_per_spectrum(coef, 3), [0, 2, 1])  # the first spectrum takes the extra one
+    # feature 0 is best for both spectra: the second spectrum must take its best *other* feature
+    clash = np.array([[0.9, 0.9], [0.8, 0.1], [0.1, 0.2]])
+    assert_array_equal(select_per_spectrum(clash, 2), [0, 2])
+
+
+def test_subsets_sizes_quotas_and_support(rng):
+    X = rng.standard_normal((40, 23))
+    est = NRFS(n_features_to_select=7, n_clusters=3, n_neighbors_features=3, random_state=0).fit(X)
+    subsets = est.subsets([1, 5, 7, 22, 23])
+    assert list(subsets) == [1, 5, 7, 22, 23]
+    for h, chosen in subsets.items():
+        assert chosen.size == h and np.unique(chosen).size == h
+    # quotas 3, 2, 2: each spectrum's picks are its best among the features still free
+    seven = subsets[7]
+    assert_array_equal(seven[:3], np.argsort(-est.coef_[:, 0], kind="stable")[:3])
+    free = np.setdiff1d(np.arange(23), seven[:3])
+    assert_array_equal(seven[3:5], free[np.argsort(-est.coef_[free, 1], kind="stable")[:2]])
+    # ranking_ is the selection for h = m; get_support/transform use the selection for n_features_to_select
+    assert_array_equal(est.order_, subsets[23])
+    assert_array_equal(est.get_support(indices=True), np.sort(seven))
+    assert_array_equal(est.transform(X), X[:, np.sort(seven)])
+
+
+def test_ridge_dual_and_primal_forms_equal_the_direct_solution(rng):
+    """Eq. 8 with the intercept column, solved directly in the (m + 1) x (m + 1) normal equations."""
+    Y = rng.standard_normal((6, 3))
+    for m in (11, 3):  # m + 1 > n: dual n x n form; m + 1 <= n: primal form
+        Bt = rng.random((2, m, 6))
+        got = ridge_coefficients(Bt, Y, 0.3)
+        for i in range(2):
+            B1 = np.hstack([Bt[i].T, np.ones((6, 1))])
+            direct = np.linalg.solve(B1.T @ B1 + 0.3 * np.eye(m + 1), B1.T @ Y)
+            assert_allclose(got[i], direct[:m], rtol=1e-9, atol=1e-12)
+
+
+def test_normalized_abs_is_eq9():
+    A = np.array([[[3.0, 0.0], [-4.0, 0.0]]])  # one layer, 2 features, 2 spectra (second all zero)
+    assert_allclose(normalized_abs(A), [[[0.6, 0.0], [0.8, 0.0]]])
+
+
+def test_local_similarity_layers_by_brute_force(rng):
+    X = rng.standard_normal((9, 5))
+    neighbors = feature_neighbors(X, 2)
+    reps = np.array([2, 7])
+    for similarity in ("gaussian", "cosine"):
+        cube = _LocalSimilarity(X, neighbors, similarity, reps, n_nearest=3)
+        layers = cube.layers(reps)
+        for b, i in enumerate(reps):
+            for j in range(5):
+                sub = X[:, neighbors[j]]
+                if similarity == "gaussian":
+                    dist = np.linalg.norm(sub[:, None, :] - sub[None, :, :], axis=2)
+                    sigma = np.mean([np.sort(np.delete(dist[r], r))[:3].mean() for r in reps])
+                    expected = np.exp(-dist[i] ** 2 / (2 * sigma**2))
+                else:
+                    expected = sub @ sub[i] / (np.linalg.norm(sub, axis=1) * np.linalg.norm(sub[i]))
+                assert_allclose(layers[b, j], expected, rtol=1e-10)
+
+
+def test_feature_neighbors_match_a_full_sort(rng, monkeypatch):
+    X = rng.standard_normal((12, 30))
+    X[:, 7] = X[:, 3]  # a duplicate: at distance 0 it must still come after the feature itself
+    monkeypatch.setattr(nrfs_module, "BLOCK_BYTES", 8 * 30 * 4)  # blocks of 4 features
+    got = feature_neighbors(X, 4)
+    D = np.linalg.norm(X.T[:, None, :] - X.T[None, :, :], axis=2)
+    np.fill_diagonal(D, -1.0)
+    assert_array_equal(got, np.argsort(D, axis=1, kind="stable")[:, :4])
+    assert got[3, 0] == 3 and got[3, 1] == 7 and got[7, 1] == 3
+
+
+def test_global_spectra_solve_the_normalised_laplacian(rng):
+    X = rng.standard_normal((30, 4))
+    W = np.exp(-pairwise_sq_dists(X) / 4.0)
+    E, Y = global_spectra(W, 3)
+    d = W.sum(axis=1)
+    L_sym = np.eye(30) - W / np.sqrt(np.outer(d, d))
+    assert_allclose(L_sym @ Y, Y * E, atol=1e-10)
+    assert_allclose(E, np.linalg.eigvalsh(L_sym)[:3], atol=1e-10)
+    assert_allclose(np.abs(Y[:, 0]), np.sqrt(d / d.sum()), atol=1e-10)  # the aperiodic first spectrum
+
+
+def test_deterministic_and_scale_invariant(rng):
+    X = rng.standard_normal((50, 12)) + np.repeat(np.eye(3, 12) * 4, [17, 17, 16], axis=0)
+    est = NRFS(n_clusters=3, n_neighbors_features=2, random_state=3)
+    assert_deterministic(est, X)
+    a = est.fit(X)
+    coef, reps = a.coef_.copy(), a.representatives_.copy()
+    b = NRFS(n_clusters=3, n_neighbors_features=2, random_state=3).fit(10.0 * X)
+    assert_array_equal(b.representatives_, reps)
+    assert_allclose(b.coef_, coef, rtol=1e-6, atol=1e-9)
+
+
+def test_random_state_only_draws_the_fold(rng):
+    X = rng.standard_normal((60, 8))
+    folds = {NRFS(n_clusters=2, n_neighbors_features=2, random_state=s).fit(X).fold_ for s in range(12)}
+    assert folds == {0, 1, 2, 3}
+    gen = NRFS(n_clusters=2, n_neighbors_features=2, random_state=np.random.default_rng(5)).fit(X)
+    assert gen.fold_ in folds
+
+
+def test_passes_sklearn_estimator_checks():
+    run_check_estimator(NRFS(n_clusters=2, n_neighbors_features=1, random_state=0))
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"n_neighbors_features": 9}, "exceeds the number of features"),
+        ({"n_clusters": 20}, "must be below n_samples"),
+        ({"similarity": "euclid"}, "unknown similarity"),
+        ({"noise_fraction": 1.0}, "noise_fraction"),
+        ({"ridge": 0.0}, "ridge"),
+        ({"sampling": "yes"}, "sampling"),
+        ({"n_neighbors": 20}, "n_neighbors"),
+        ({"dps_levels": 5}, "need at least 32 samples"),
+    ],
+)
+def test_bad_parameters(rng, kwargs, match):
+    X = rng.standard_normal((20, 8))
+    params = {"n_clusters": 2, "n_neighbors_features": 2, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        NRFS(**params).fit(X)
+
+
+def test_bad_input_and_counts(rng):
+    X = rng.standard_normal((20, 8))
+    with pytest.raises(Exception, match="not fitted"):
+        NRFS().subsets(3)
+    est = NRFS(n_clusters=2, n_neighbors_features=2, random_state=0).fit(X)
+    with pytest.raises(ValueError, match="outside"):
+        est.subsets([3, 9])
+    X[4, 4] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        NRFS(n_clusters=2, n_neighbors_features=2).fit(X)
+
+
+def test_microarray_runs_in_n_x_n_memory(mirror):
+    """Leukemia2 (72 x 11225) through the paper's preprocessing: no m x m (1 GB) array is ever held."""
+    mat = scipy.io.loadmat(mirror / "microarray" / "Leukemia2.mat")
+    ds = apply_chain(Dataset(np.asarray(mat["X"], dtype=float), np.ravel(mat["Y"])), ["log10", "quantile", "double_center"])
+    tracemalloc.start()
+    try:
+        est = NRFS(n_clusters=3, random_state=0).fit(ds.X)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 400 * 2**20, f"peak {peak / 2**20:.0f} MB"
+    assert est.feature_neighbors_.shape == (11225, 50) and est.representatives_.size == 16
+    for h, chosen in est.subsets([200, 1800]).items():
+        assert np.unique(chosen).size == h

@@ -1,0 +1,208 @@
+"""UDFS: the local discriminative Laplacian, both eigen-solvers, the iteration, and the selector's behaviour."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import tracemalloc
+import warnings
+
+import numpy as np
+import pytest
+import scipy.linalg
+from numpy.testing import assert_allclose, assert_array_equal
+from selector_checks import (
+    assert_deterministic,
+    assert_finds_planted,
+    assert_permutation_equivariant,
+    make_planted,
+    run_check_estimator,
+)
+
+from ufskit.selectors.udfs import (
+    UDFS,
+    DenseSpectrum,
+    LowRankSpectrum,
+    local_discriminative_laplacian,
+    spectrum_of,
+    udfs_iterations,
+)
+
+WIDE = {"n_samples": 45, "n_informative": 4, "n_noise": 50, "separation": 10.0}  # d = 54 > n = 45
+
+
+def laplacian_by_definition(X, k, lam):
+    """sum_i S_i H B_i H S_i' with explicit selection matrices, one sample at a time (test oracle)."""
+    n = X.shape[0]
+    D2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    np.fill_diagonal(D2, np.inf)
+    H = np.eye(k + 1) - 1.0 / (k + 1)
+    L = np.zeros((n, n))
+    for i in range(n):
+        hood = np.concatenate([[i], np.argsort(D2[i], kind="stable")[:k]])
+        S_i = np.zeros((n, k + 1))
+        S_i[hood, np.arange(k + 1)] = 1.0
+        Xt = H @ X[hood]
+        L += S_i @ H @ np.linalg.inv(Xt @ Xt.T + lam * np.eye(k + 1)) @ H @ S_i.T
+    return L
+
+
+@pytest.mark.parametrize("lam", [1e-2, 1e3])
+def test_laplacian_matches_the_definition(rng, lam):
+    X = rng.standard_normal((14, 6))
+    L = local_discriminative_laplacian(X, 4, lam).toarray()
+    assert_allclose(L, laplacian_by_definition(X, 4, lam), rtol=1e-9, atol=1e-12)
+    assert_allclose(L, L.T)
+    assert_allclose(L @ np.ones(14), 0.0, atol=1e-12)  # H kills constants
+    assert np.linalg.eigvalsh(L).min() > -1e-12
+
+
+def test_start_step_averages_a_degenerate_eigenspace():
+    # M = diag(0, 0, 0, 5): G = I leaves any unit vector of the first three axes optimal for c = 1
+    M = np.diag([0.0, 0.0, 0.0, 5.0])
+    Q = np.linalg.qr(np.random.default_rng(1).standard_normal((4, 4)))[0]
+    assert_allclose(DenseSpectrum(M).start_row_norms(1), [1 / 3, 1 / 3, 1 / 3, 0.0], atol=1e-12)
+    # basis-free: a rotation of the features rotates the projector, whose diagonal is what we use
+    P = Q @ np.diag([1.0, 1.0, 1.0, 0.0]) @ Q.T
+    assert_allclose(DenseSpectrum(Q @ M @ Q.T).start_row_norms(2), 2 / 3 * np.diag(P), atol=1e-12)
+    # non-degenerate: exactly the squared rows of the c smallest eigenvectors
+    M = np.diag([3.0, 1.0, 2.0, 5.0])
+    assert_allclose(DenseSpectrum(M).start_row_norms(2), [0.0, 1.0, 1.0, 0.0], atol=1e-12)
+
+
+@pytest.mark.parametrize("c", [1, 3, 20])
+def test_low_rank_start_step_equals_the_dense_one(rng, c):
+    U = rng.standard_normal((30, 8))  # M = UU' of rank 8 on 30 features: 22-fold eigenvalue 0
+    assert_allclose(LowRankSpectrum(U).start_row_norms(c), DenseSpectrum(U @ U.T).start_row_norms(c), atol=1e-10)
+
+
+def test_low_rank_eigensolver_equals_lapack(rng):
+    U = rng.standard_normal((200, 12))
+    shift = rng.uniform(0.5, 50.0, 200)
+    W_low = LowRankSpectrum(U).smallest(shift, 4, v0=np.ones(200))
+    W_dense = DenseSpectrum(U @ U.T).smallest(shift, 4, v0=None)
+    assert_allclose(np.abs(W_low.T @ W_dense), np.eye(4), atol=1e-9)  # same eigenvectors up to sign
+
+
+@pytest.mark.parametrize("gamma", [1e-3, 1.0])
+def test_low_rank_path_equals_the_d_by_d_path(gamma):
+    X = make_planted(**WIDE).X
+    L = local_discriminative_laplacian(X, 5, 1e3)
+    W_d, obj_d = udfs_iterations(spectrum_of(X, L, low_rank=False), 3, gamma, 40, 0.0)
+    W_l, obj_l = udfs_iterations(spectrum_of(X, L, low_rank=True), 3, gamma, 40, 0.0)
+    assert isinstance(spectrum_of(X, L), LowRankSpectrum)
+    m = min(len(obj_l), len(obj_d))  # with tol = 0 each stops when its objective repeats exactly
+    assert m >= 10
+    assert_allclose(obj_l[:m], obj_d[:m], rtol=1e-7)
+    assert_allclose(W_l @ W_l.T, W_d @ W_d.T, atol=1e-8)
+
+
+@pytest.mark.parametrize("params", [{}, WIDE], ids=["d<n", "d>n"])
+def test_finds_planted_features(params):
+    est = assert_finds_planted(UDFS(n_clusters=3), make_planted(**params))
+    assert_allclose(est.W_.T @ est.W_, np.eye(3), atol=1e-10)
+    assert_allclose(est.scores_, np.linalg.norm(est.W_, axis=1))
+
+
+@pytest.mark.parametrize("params", [{}, WIDE], ids=["d<n", "d>n"])
+def test_objective_is_non_increasing(params):
+    X = make_planted(**params).X
+    est = UDFS(n_clusters=3, gamma=1e-3, max_iter=30, tol=1e-15).fit(X)
+    obj = np.asarray(est.objective_)
+    assert obj.size == est.n_iter_
+    assert np.all(np.diff(obj) <= 1e-10 * np.abs(obj[:-1]))
+    W = est.W_
+    M = X.T @ local_discriminative_laplacian(X, 5, 1e3) @ X
+    expected = np.trace(W.T @ M @ W) + 1e-3 * np.sqrt((W**2).sum(1) + np.finfo(float).eps).sum()
+    assert_allclose(obj[-1], expected, rtol=1e-9)
+
+
+def test_scaling_x_with_lam_is_exact():
+    # M depends on X and lam only through X / sqrt(lam), and W is scale-free
+    X = make_planted().X
+    a = UDFS(n_clusters=3, lam=10.0).fit(X)
+    b = UDFS(n_clusters=3, lam=10.0 * 7.0**2).fit(7.0 * X)
+    assert_allclose(b.scores_, a.scores_, rtol=1e-6, atol=1e-9)
+    assert_array_equal(b.order_[:10], a.order_[:10])
+
+
+def test_permutation_equivariant():
+    # a small gamma keeps the scores spread out (a large one drives all but c rows to 0: all tied)
+    assert_permutation_equivariant(UDFS(n_clusters=3, gamma=1e-3), make_planted().X)
+    assert_permutation_equivariant(UDFS(n_clusters=3, gamma=1e-3), make_planted(**WIDE).X)
+
+
+def test_deterministic():
+    assert_deterministic(UDFS(n_clusters=3), make_planted().X)
+    assert_deterministic(UDFS(n_clusters=3), make_planted(**WIDE).X)
+
+
+def test_runs_when_d_is_at_most_k_plus_1(rng):
+    # the thyroid case of the kernel-UDFS paper (d = 5 <= k + 1 = 6): the paper's formula throughout
+    X = rng.standard_normal((40, 5))
+    est = UDFS(n_clusters=2, n_neighbors=5, lam=1e3, gamma=1e-3).fit(X)
+    assert np.all(np.isfinite(est.scores_))
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"n_clusters": 50}, "n_clusters"),
+        ({"n_clusters": 0}, "n_clusters"),
+        ({"lam": 0.0}, "lam"),
+        ({"gamma": -1.0}, "gamma"),
+        ({"tol": np.nan}, "tol"),
+        ({"max_iter": 1.5}, "max_iter"),
+        ({"n_neighbors": 60}, "n_neighbors"),
+    ],
+)
+def test_bad_parameters(params, message):
+    X = make_planted().X
+    with pytest.raises(ValueError, match=message):
+        UDFS(**{"n_clusters": 3, **params}).fit(X)
+
+
+def test_no_d_by_d_matrix_when_d_exceeds_n(rng):
+    X = rng.standard_normal((30, 4000))  # a d x d float64 matrix would take 122 MiB
+    tracemalloc.start()
+    try:
+        UDFS(n_clusters=3, max_iter=5).fit(X)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 2**20
+
+
+def test_bad_input():
+    X = make_planted().X
+    X[0, 0] = np.inf
+    with pytest.raises(ValueError):
+        UDFS(n_clusters=3).fit(X)
+
+
+def test_sklearn_check_estimator():
+    run_check_estimator(UDFS(n_clusters=2, max_iter=10))
+
+
+def test_agrees_with_itmo_fs_on_wine(mirror, monkeypatch):
+    """ITMO_FS 0.3.3's UDFS builds S_i correctly (unlike scikit-feature's): same M, same iteration."""
+    pytest.importorskip("ITMO_FS")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        importlib.import_module("ITMO_FS.filters.sparse.UDFS")
+    module = sys.modules["ITMO_FS.filters.sparse.UDFS"]
+    # ITMO_FS calls eigh(eigvals=...), removed in SciPy 1.14: map it to subset_by_index
+    monkeypatch.setattr(module, "eigh", lambda a, eigvals: scipy.linalg.eigh(a, subset_by_index=list(eigvals)))
+    data = np.loadtxt(mirror / "uci" / "wine" / "wine.data", delimiter=",")
+    X = data[::2, 1:]  # 89 samples x 13 features (ITMO_FS needs n^3 memory)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    for gamma in (1e-3, 1.0):
+        W = module.UDFS(p=5, c=3, k=5, gamma=gamma, l=1e3, max_iterations=200, epsilon=0.0).run(X)
+        est = UDFS(n_clusters=3, n_neighbors=5, lam=1e3, gamma=gamma, max_iter=200, tol=1e-14).fit(X)
+        theirs = np.linalg.norm(W, axis=1)
+        assert_allclose(est.scores_, theirs, rtol=0, atol=1e-7)
+        if gamma < 1:  # spread-out scores: the same order
+            assert_array_equal(est.order_, np.argsort(-theirs, kind="stable"))
+        else:  # W picks exactly c = 3 features (scores 1, the rest 0): the same three
+            assert_array_equal(np.flatnonzero(est.scores_ > 0.5), np.flatnonzero(theirs > 0.5))
+            assert np.sum(theirs > 0.5) == 3

@@ -1,0 +1,150 @@
+# Config validation, the dataset registry and every input function of the workflow.
+
+import os
+import sys
+from pathlib import Path
+
+from snakemake.utils import validate
+
+from ufskit import experiments as ex
+from ufskit.registry import dataset_entry, load_registry, source_files
+from ufskit.seeds import derive_seed
+from ufskit.selectors import SELECTORS
+
+validate(config, schema="../schemas/config.schema.yaml")
+
+ENV = "../../envs/ufskit.yaml"
+REPO = Path(workflow.basedir)
+REGISTRY = load_registry(REPO / config["data"]["registry"])
+EXCLUDED = config["data"]["exclude"]
+
+
+wildcard_constraints:
+    experiment=r"[^/]+",
+    dataset=r"[^/]+",
+    method=r"[^/]+",
+    params=r"[^/]+",
+    chain=r"[^/]+",
+    rep=r"\d+",
+
+
+def _check_config():
+    """Fail at start-up, with names, on unknown experiments, datasets, methods or chains."""
+    experiments = config["experiments"]
+    for name in config["run"]:
+        if name not in experiments:
+            raise ValueError(f"config run: unknown experiment {name!r}; defined: {sorted(experiments)}.")
+    for name, exp in experiments.items():
+        for dataset in exp["datasets"]:
+            dataset_entry(REGISTRY, dataset)  # raises with close matches
+        chain = exp["preprocess"]
+        if chain != "default" and chain not in config["chains"]:
+            raise ValueError(f"experiment {name!r}: unknown preprocessing chain {chain!r}; "
+                             f"defined: {sorted(config['chains'])} or 'default'.")
+        for label, spec in exp["methods"].items():
+            if spec["selector"] not in SELECTORS:
+                raise ValueError(f"experiment {name!r}, method {label!r}: unknown selector "
+                                 f"{spec['selector']!r}; registered: {sorted(SELECTORS)}.")
+            ex.settings_by_slug(exp, label)  # grid sanity and slug uniqueness
+    for dataset in EXCLUDED:
+        dataset_entry(REGISTRY, dataset)
+
+
+_check_config()
+
+if EXCLUDED:
+    print("Excluded datasets (config data.exclude; listed in results/excluded_datasets.md):", file=sys.stderr)
+    for _name, _why in EXCLUDED.items():
+        print(f"  - {_name}: {_why}", file=sys.stderr)
+
+
+# ---- datasets ---------------------------------------------------------------------------
+
+
+def experiment_datasets(name):
+    """The experiment's datasets minus the excluded ones (which are reported, never dropped silently)."""
+    return [d for d in config["experiments"][name]["datasets"] if d not in EXCLUDED]
+
+
+def chain_steps(wildcards):
+    """The preprocessing steps of chain `wildcards.chain` for `wildcards.dataset`."""
+    if wildcards.chain == "default":
+        return dataset_entry(REGISTRY, wildcards.dataset).get("preprocess", [])
+    return config["chains"][wildcards.chain]
+
+
+def loader_entry(wildcards):
+    """The dataset's registry entry with the paths of its own files (so a change elsewhere reruns nothing)."""
+    entry = dict(dataset_entry(REGISTRY, wildcards.dataset))
+    if entry.get("source"):
+        entry["files"] = [f["path"] for f in source_files(REGISTRY, entry["source"])]
+    return entry
+
+
+def source_manifest(wildcards):
+    """The download of the dataset's source ([] for generated data)."""
+    source = dataset_entry(REGISTRY, wildcards.dataset).get("source")
+    return [f"resources/raw/{source}.manifest.json"] if source else []
+
+
+def prepared_data(wildcards):
+    """The prepared matrix an experiment's jobs read."""
+    chain = config["experiments"][wildcards.experiment]["preprocess"]
+    return f"resources/prepared/{chain}/{wildcards.dataset}.npz"
+
+
+# ---- selector runs ----------------------------------------------------------------------
+
+
+def selector_spec(wildcards):
+    """Selector class name and parameter dict of one run."""
+    exp = config["experiments"][wildcards.experiment]
+    params = ex.settings_by_slug(exp, wildcards.method)[wildcards.params]
+    return {"selector": exp["methods"][wildcards.method]["selector"], "params": params}
+
+
+def run_seed(wildcards):
+    """Seed from the run's identity: the same run always gets the same seed."""
+    return derive_seed(config["seed"], wildcards.experiment, wildcards.dataset, wildcards.method,
+                       wildcards.params, int(wildcards.rep))
+
+
+def experiment_runs(name):
+    return ex.experiment_runs(name, config["experiments"][name], experiment_datasets(name))
+
+
+def metric_files(wildcards):
+    """Every per-run metrics table of one experiment."""
+    return [
+        f"results/{r.experiment}/metrics/{r.dataset}/{r.method}/{r.params}/rep{r.rep}.parquet"
+        for r in experiment_runs(wildcards.experiment)
+    ]
+
+
+def evaluation_inputs(wildcards):
+    """Prepared data, the selection and, if persistence is evaluated, the full-data diagram."""
+    base = f"results/{wildcards.experiment}/"
+    inputs = {
+        "data": prepared_data(wildcards),
+        "selection": base + f"selections/{wildcards.dataset}/{wildcards.method}/{wildcards.params}/rep{wildcards.rep}.npz",
+    }
+    if "persistence" in config["experiments"][wildcards.experiment]["metrics"]:
+        inputs["diagram"] = base + f"shared/{wildcards.dataset}/h1_diagram.npz"
+    return inputs
+
+
+def experiment_summaries(wildcards):
+    """Summaries of the prepared datasets an experiment uses."""
+    chain = config["experiments"][wildcards.experiment]["preprocess"]
+    return [f"resources/prepared/{chain}/{d}.json" for d in experiment_datasets(wildcards.experiment)]
+
+
+# ---- targets ----------------------------------------------------------------------------
+
+
+def final_outputs():
+    """What the default target builds: per experiment in `run`, its tables; plus the exclusion list."""
+    outputs = ["results/excluded_datasets.md"]
+    for name in config["run"]:
+        outputs += [f"results/{name}/summary.md", f"results/{name}/datasets.md"]
+    return outputs

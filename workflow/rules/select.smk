@@ -1,0 +1,23 @@
+# One selector run = one job; it stores the full ranking, so every feature count is evaluated from it.
+
+
+rule select_features:
+    input:
+        prepared_data,
+    output:
+        "results/{experiment}/selections/{dataset}/{method}/{params}/rep{rep}.npz",
+    params:
+        spec=selector_spec,
+        seed=run_seed,
+    log:
+        "logs/select/{experiment}/{dataset}/{method}/{params}/rep{rep}.log",
+    benchmark:
+        "benchmarks/select/{experiment}/{dataset}/{method}/{params}/rep{rep}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=120,
+    conda:
+        ENV
+    script:
+        "../../scripts/select.py"
