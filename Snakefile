@@ -15,6 +15,10 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/select.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/tables.smk"
+include: "workflow/rules/ils.smk"
+include: "workflow/rules/kudfs.smk"
+include: "workflow/rules/nrfs.smk"
+include: "workflow/rules/ivfs.smk"
 
 
 rule all:

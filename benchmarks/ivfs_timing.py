@@ -1,11 +1,12 @@
 """Running time of IVFS-l_inf and GLSPFS on the IVFS paper's Table-1 data sets, next to the published Time column.
 
 Settings are the paper's timing settings: IVFS k = 1000, n~ = 0.1 n, d~ = 0.3 d;
-GLSPFS mu = 1, lambda = 1. Data: <mirror>/microarray/<name>.mat (keys X, Y),
-z-scored. Also measures the subset-evaluation step three ways on the same draws:
-batched (the default batch size, column ``batch``), the same code one subset at
-a time (batch_size=1; best of 7 interleaved rounds each), and a naive per-subset
-scipy ``pdist`` loop (the third-party reproduction's form; one round).
+GLSPFS mu = 1, lambda = 1. Data: loaded and preprocessed (drop_constant, zscore)
+as config/datasets.yaml prescribes for the workflow. Also measures the
+subset-evaluation step three ways on the same draws: batched (the default batch
+size, column ``batch``), the same code one subset at a time (batch_size=1; best
+of 7 interleaved rounds each), and a naive per-subset scipy ``pdist`` loop (the
+third-party reproduction's form; one round).
 
     python benchmarks/ivfs_timing.py --mirror DATA_DIR [--reference ivfs_table1.csv] [--skip-naive]
 
@@ -24,24 +25,25 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.io import loadmat
 from scipy.spatial.distance import pdist
 
+from ufskit.loaders import load
+from ufskit.preprocess import apply_chain
+from ufskit.registry import dataset_entry, load_registry
 from ufskit.seeds import derive_seed
 from ufskit.selectors.glspfs import GLSPFS
 from ufskit.selectors.ivfs import IVFS, default_batch_size, subset_losses
 
+REGISTRY = Path(__file__).resolve().parents[1] / "config" / "datasets.yaml"
 REPEAT = 7  # rounds of the batched-versus-loop comparison (best of each)
 DATASETS = ["lymphoma", "orlraws10P", "pixraw10P", "Prostate-GE", "warpPIE10P", "COIL20", "Isolet", "RELATHE"]
 
 
-def load_zscored(mirror: Path, name: str) -> np.ndarray:
-    """X of <mirror>/microarray/<name>.mat as float64, each feature scaled to mean 0 and variance 1."""
-    X = np.asarray(loadmat(mirror / "microarray" / f"{name}.mat")["X"], dtype=np.float64)
-    sd = X.std(axis=0)
-    if np.any(sd == 0):
-        raise ValueError(f"{name}: {int((sd == 0).sum())} constant features; cannot z-score.")
-    return (X - X.mean(axis=0)) / sd
+def prepared(mirror: Path, name: str) -> np.ndarray:
+    """X of dataset ``name`` after its registry preprocessing chain (z-scored features)."""
+    registry = load_registry(REGISTRY)
+    entry = dataset_entry(registry, name)
+    return apply_chain(load(name, entry, mirror, sources=registry["sources"]), entry["preprocess"]).X
 
 
 def seconds(*fns, repeat=1):
@@ -67,8 +69,10 @@ def naive_losses(X, samples, features):
 
 
 def time_dataset(mirror: Path, name: str, naive: bool) -> dict:
-    X = load_zscored(mirror, name)
-    ivfs = IVFS(n_subsets=1000, subset_features=0.3, subset_samples=0.1, loss="linf", random_state=derive_seed("timing", name))
+    X = prepared(mirror, name)
+    ivfs = IVFS(
+        n_subsets=1000, subset_features=0.3, subset_samples=0.1, loss="linf", random_state=derive_seed("timing", name)
+    )
     [(t_ivfs, _)] = seconds(lambda: ivfs.fit(X))
     [(t_glspfs, glspfs)] = seconds(lambda: GLSPFS(mu=1.0, lam=1.0).fit(X))
     samples, features = ivfs._draw_subsets(*X.shape)
@@ -121,8 +125,10 @@ def main(argv=None) -> int:
     table = pd.DataFrame(rows)
     first = ["dataset", "n", "d", "ivfs_s", "ivfs_paper_s", "glspfs_s", "glspfs_paper_s", "glspfs_iter"]
     table = table[first + [c for c in table.columns if c not in first]]
-    print(f"BLAS threads: OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, "
-          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
+    print(
+        f"BLAS threads: OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, "
+        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}"
+    )
     print(table.to_markdown(index=False, floatfmt=".3g"))
     return 0
 

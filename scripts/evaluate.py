@@ -11,7 +11,8 @@ from ufskit.selection_io import load_selection
 log = start(snakemake.log[0], snakemake.threads)
 ds = load_dataset(snakemake.input.data)
 sel = load_selection(snakemake.input.selection)
-counts = feature_counts(snakemake.params.n_features, ds.X.shape[1])
+width = ds.X.shape[1] if sel.space is None else sel.space.shape[1]
+counts = feature_counts(snakemake.params.n_features, width)
 diagram = np.load(snakemake.input.diagram)["diagram"] if "diagram" in snakemake.input.keys() else None
 frame = evaluate_selection(ds.X, ds.y, sel, counts, snakemake.params.metrics,
                            seed=snakemake.params.seed, full_diagram=diagram)

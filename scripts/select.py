@@ -3,7 +3,7 @@
 import time
 
 from ufskit.data import load_dataset
-from ufskit.experiments import resolve_params
+from ufskit.experiments import feature_counts, resolve_params
 from ufskit.runlog import start
 from ufskit.selection_io import Selection, save_selection
 from ufskit.selectors import make_selector
@@ -20,8 +20,13 @@ t0 = time.perf_counter()
 selector.fit(ds.X)
 seconds = time.perf_counter() - t0
 log.info("fit took %.3f s", seconds)
+# selectors whose choice depends on the count (NRFS, IterativeLS-2) give one subset per count;
+# kernel UDFS ranks kernel features, so the matrix of those features is stored with the ranking
+counts = feature_counts(snakemake.params.n_features, selector.scores_.size)
+subsets = selector.subsets(counts) if hasattr(selector, "subsets") else {}
+space = selector.kernel_features(ds.X) if hasattr(selector, "kernel_features") else None
 save_selection(
     Selection(order=selector.order_, scores=selector.scores_, seconds=seconds,
-              params={**selector.get_params(), "selector": spec["selector"]}),
+              params={**selector.get_params(), "selector": spec["selector"]}, subsets=subsets, space=space),
     snakemake.output[0],
 )

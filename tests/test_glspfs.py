@@ -15,7 +15,14 @@ from selector_checks import (
 from sklearn.linear_model import Ridge
 
 from ufskit.graph import pairwise_sq_dists
-from ufskit.selectors.glspfs import GLSPFS, global_kernel, glspfs_fit, kernel_factor, lle_matrix, lpp_laplacian
+from ufskit.selectors.glspfs import (
+    GLSPFS,
+    global_kernel,
+    glspfs_fit,
+    kernel_factor,
+    lle_matrix,
+    lpp_laplacian,
+)
 
 
 def structures(X, mu=1.0, local="lpp", n_neighbors=3):

@@ -45,10 +45,17 @@ def evaluate_selection(
     seed: int,
     full_diagram: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """All requested metrics of ``sel`` on (X, y) at each count, plus the fit time, as a tidy frame."""
+    """All requested metrics of ``sel`` on (X, y) at each count, plus the fit time, as a tidy frame.
+
+    Features are columns of ``sel.space`` when the selector ranked a derived
+    space (kernel features), else of X; distance norms and persistence always
+    compare against the geometry of that same matrix.
+    """
     unknown = sorted(set(metrics) - set(METRICS))
     if unknown:
         raise ValueError(f"unknown metric(s) {unknown}; known: {', '.join(METRICS)}.")
+    if sel.space is not None:
+        X = sel.space
     n_classes = int(np.unique(y).size)
     rows = [{"n_features": pd.NA, "metric": "fit_seconds", "value": float(sel.seconds)}]
     prefix = not sel.subsets  # NRFS-like selections store one subset per count

@@ -114,8 +114,32 @@ def feature_counts(spec, n_features: int) -> list[int]:
     return counts
 
 
-def resolve_params(params: dict, *, n_classes: int) -> dict:
-    """Replace the config placeholder 'n_classes' by the dataset's number of classes."""
-    return {k: (n_classes if v == "n_classes" else v) for k, v in params.items()}
+def resolve_params(params: dict, *, n_classes: int, n_samples: int | None = None) -> dict:
+    """Replace the config placeholders by values of the dataset they run on.
+
+    * ``"n_classes"``: the number of classes;
+    * ``"upto<m>"`` (e.g. ``"upto100"``): min(m, n_samples), a sample count that
+      cannot exceed the data (the IVFS grid's n~ = 100 on data with n < 100);
+    * ``"ivfs_table"``: the IVFS Table 1 sub-sample size, 0.1 (a fraction of n)
+      when n_samples < 1000, else 100 samples.
+
+    The sample placeholders need ``n_samples``.
+    """
+    return {k: _resolve_value(v, n_classes, n_samples) for k, v in params.items()}
+
+
+def _resolve_value(value, n_classes: int, n_samples: int | None):
+    if value == "n_classes":
+        return n_classes
+    if not isinstance(value, str) or not (value == "ivfs_table" or _UPTO.match(value)):
+        return value
+    if n_samples is None:
+        raise ValueError(f"parameter value {value!r} depends on the number of samples; pass n_samples.")
+    if value == "ivfs_table":
+        return 0.1 if n_samples < 1000 else 100
+    return min(int(_UPTO.match(value).group(1)), n_samples)
+
+
+_UPTO = re.compile(r"^upto([1-9][0-9]*)$")
 
 

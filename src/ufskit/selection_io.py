@@ -18,6 +18,8 @@ class Selection:
     ``subsets`` holds, for selectors whose choice depends on the number of
     features (e.g. NRFS's per-spectrum quota), the selected indices per count;
     evaluation uses them instead of a prefix of ``order`` where present.
+    ``space`` holds the matrix whose columns ``order`` ranks when that is not the
+    input X (kernel UDFS ranks kernel features, one per training sample).
     """
 
     order: np.ndarray
@@ -26,6 +28,7 @@ class Selection:
     params: dict
     subsets: dict[int, np.ndarray] = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
+    space: np.ndarray | None = None
 
     def features(self, count: int) -> np.ndarray:
         """Indices of the ``count`` selected features."""
@@ -43,6 +46,8 @@ def save_selection(sel: Selection, path) -> None:
         "scores": np.asarray(sel.scores, dtype=np.float64),
         "meta": np.array(json.dumps({"seconds": sel.seconds, "params": sel.params, "extra": sel.extra}, default=str)),
     }
+    if sel.space is not None:
+        arrays["space"] = np.asarray(sel.space, dtype=np.float64)
     for count, idx in sel.subsets.items():
         arrays[f"subset_{int(count)}"] = np.asarray(idx, dtype=np.int64)
     tmp = atomic_path(path)
@@ -55,4 +60,5 @@ def load_selection(path) -> Selection:
     with np.load(path, allow_pickle=False) as z:
         meta = json.loads(str(z["meta"]))
         subsets = {int(k.split("_", 1)[1]): z[k] for k in z.files if k.startswith("subset_")}
-        return Selection(z["order"], z["scores"], meta["seconds"], meta["params"], subsets, meta.get("extra", {}))
+        space = z["space"] if "space" in z.files else None
+        return Selection(z["order"], z["scores"], meta["seconds"], meta["params"], subsets, meta.get("extra", {}), space)

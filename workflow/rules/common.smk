@@ -109,6 +109,12 @@ def run_seed(wildcards):
                        wildcards.params, int(wildcards.rep))
 
 
+def evaluation_seed(wildcards):
+    """Seed of the evaluation's random splits and K-means starts: shared by every method and
+    parameter setting of a dataset and repetition, so that methods are compared on the same folds."""
+    return derive_seed(config["seed"], wildcards.experiment, wildcards.dataset, "evaluation", int(wildcards.rep))
+
+
 def experiment_runs(name):
     return ex.experiment_runs(name, config["experiments"][name], experiment_datasets(name))
 
@@ -142,9 +148,26 @@ def experiment_summaries(wildcards):
 # ---- targets ----------------------------------------------------------------------------
 
 
+# Each paper's rule file registers a function: report folder name -> the paper's tables and figures.
+PAPER_TARGETS = {}
+
+
+def report_dir(name):
+    exp = config["experiments"][name]
+    return exp.get("report_dir", exp["paper"])
+
+
+def report_experiments(report):
+    """The experiments in `run` whose tables and figures go to results/<report>/, by name."""
+    return [name for name in config["run"] if report_dir(name) == report]
+
+
 def final_outputs():
-    """What the default target builds: per experiment in `run`, its tables; plus the exclusion list."""
+    """The default target: per experiment in `run` its summary, per paper its tables and figures."""
     outputs = ["results/excluded_datasets.md"]
     for name in config["run"]:
         outputs += [f"results/{name}/summary.md", f"results/{name}/datasets.md"]
-    return outputs
+        paper = config["experiments"][name]["paper"]
+        if paper in PAPER_TARGETS:
+            outputs += PAPER_TARGETS[paper](report_dir(name))
+    return sorted(set(outputs))

@@ -29,7 +29,7 @@ rule evaluate_selection:
     params:
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
         metrics=lambda w: config["experiments"][w.experiment]["metrics"],
-        seed=run_seed,
+        seed=evaluation_seed,
     log:
         "logs/evaluate/{experiment}/{dataset}/{method}/{params}/rep{rep}.log",
     benchmark:

@@ -9,6 +9,7 @@ rule select_features:
     params:
         spec=selector_spec,
         seed=run_seed,
+        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
     log:
         "logs/select/{experiment}/{dataset}/{method}/{params}/rep{rep}.log",
     benchmark:

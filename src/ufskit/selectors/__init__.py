@@ -7,11 +7,14 @@ in ``SELECTORS``; the config then refers to it by that name.
 from __future__ import annotations
 
 from .base import ScoreSelector, order_from_ranking, ranking_from_scores
+from .glspfs import GLSPFS
 from .iterative_ls import IterativeLaplacianScore
+from .ivfs import IVFS
 from .kernel_udfs import KernelUDFS
 from .laplacian import LaplacianScore
 from .mcfs import MCFS
 from .ndfs import NDFS
+from .nrfs import NRFS
 from .spec import SPEC
 from .udfs import UDFS
 from .variance import Variance
@@ -25,6 +28,9 @@ SELECTORS = {
     "KernelUDFS": KernelUDFS,
     "NDFS": NDFS,
     "UDFS": UDFS,
+    "NRFS": NRFS,
+    "IVFS": IVFS,
+    "GLSPFS": GLSPFS,
 }
 
 

@@ -10,7 +10,9 @@ Laplacian score (He et al. 2005) and discards the ``n_drop`` worst:
 * variant 2 (IterativeLS-2) scores *all* features each round and keeps the
   best (current size - n_drop) of them, so a discarded feature may come back;
   it stops at s = ``n_features_to_select`` features and its ranking is the
-  final round's ranking of all features (its best s are the kept set).
+  final round's ranking of all features (its best s are the kept set);
+  ``subsets(counts)`` gives the kept set of every stopping size from one
+  elimination, for evaluating many sizes.
 
 The squared distances on the kept features are not recomputed each round: the
 Gram matrix of the kept columns is updated by one product over the columns
@@ -22,6 +24,7 @@ the rounding drift (and costs at most twice the first product in total).
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from ..graph import knn_graph
 from ..kernels import kernel_sq_dists
@@ -68,10 +71,30 @@ class IterativeLaplacianScore(ScoreSelector):
         self._check_params()
         check_no_constant(X)  # fail before the first graph is built
         d = X.shape[1]
-        target = self._target_size(d)
+        history, dropped = [np.ones(d, dtype=bool)], []
+        for ranked, m_new in self._rounds(X, self._target_size(d)):
+            history.append(np.isin(np.arange(d), ranked[:m_new]))
+            dropped.append(ranked[m_new:])
+        self._fit_X = X  # subsets() continues the elimination below the fitted size
+        self.n_rounds_ = len(dropped)
+        self.kept_history_ = np.asarray(history)
+        if self.variant == 1:  # the last survivor first, then each round's dropped by that round's LS
+            self.survival_order_ = np.concatenate([ranked[:m_new]] + dropped[::-1])
+        else:
+            self.survival_order_ = ranked
+        scores = np.empty(d)
+        scores[self.survival_order_] = d - np.arange(d)
+        return scores
+
+    def _rounds(self, X, target: int):
+        """Yield ``(ranked, m_new)`` per round: candidates best-first by this round's LS, and the size kept.
+
+        The round keeps ``ranked[:m_new]``; ``m_new`` is the current size minus
+        ``n_drop``, but never below ``target``, where the elimination stops.
+        """
+        d = X.shape[1]
         gram = _KeptGram(X)
         kept = np.ones(d, dtype=bool)
-        history, dropped = [kept], []
         while True:
             cols = np.flatnonzero(kept)
             Xk = X[:, cols]
@@ -79,22 +102,33 @@ class IterativeLaplacianScore(ScoreSelector):
             cand, scored = (cols, Xk) if self.variant == 1 else (np.arange(d), X)
             ranked = cand[np.argsort(laplacian_score(scored, W), kind="stable")]  # best first
             m_new = max(cols.size - self.n_drop, target)
+            yield ranked, m_new
+            if m_new <= target:
+                return
             kept = np.zeros(d, dtype=bool)
             kept[ranked[:m_new]] = True
-            history.append(kept)
-            dropped.append(ranked[m_new:])
-            if m_new <= target:
-                break
             gram.update(kept)
-        self.n_rounds_ = len(dropped)
-        self.kept_history_ = np.asarray(history)
-        if self.variant == 1:  # the last survivor first, then each round's dropped by that round's LS
-            self.survival_order_ = np.concatenate([np.flatnonzero(kept)] + dropped[::-1])
-        else:
-            self.survival_order_ = ranked
-        scores = np.empty(d)
-        scores[self.survival_order_] = d - np.arange(d)
-        return scores
+
+    def subsets(self, counts) -> dict[int, np.ndarray]:
+        """Variant 2: ``{s: the kept set (best first) of a run stopped at s}`` for every s in ``counts``.
+
+        One elimination down to min(counts) serves all counts: a run stopped at
+        s follows the same rounds until the one that would pass below s, and
+        that last round keeps the best s of its ranking. Variant 1's kept sets
+        are the prefixes of ``order_``, so it returns {} (evaluate prefixes).
+        """
+        check_is_fitted(self, "ranking_")
+        d = self.n_features_in_
+        counts = sorted({check_int(c, "count") for c in counts})
+        if counts and counts[-1] > d:
+            raise ValueError(f"count {counts[-1]} exceeds the {d} features.")
+        if self.variant == 1 or not counts:
+            return {}
+        out, size = {}, d
+        for ranked, m_new in self._rounds(self._fit_X, counts[0]):
+            out.update({c: ranked[:c] for c in counts if m_new <= c < size or c == size == d})
+            size = m_new
+        return out
 
 
 class _KeptGram:

@@ -13,6 +13,12 @@ of M~ + gamma D with the smallest eigenvalues, D_jj = 1 / (2 ||w~^j||), until
 the objective stops decreasing. Kernel feature j is psi_j(x) = k(x, x_j), the
 similarity to training instance j; it is scored by ||w~^j||_2 (larger = better).
 
+Both steps are UDFS's code: ``udfs.laplacian_from_sq_dists`` on the kernel
+distances (since H K_i H = -1/2 H D2_i H) and ``udfs.udfs_iterations`` on the
+dense n x n M~. As there, the D = I step only yields the first weights (a tied
+boundary eigenspace, frequent when K is nearly low rank, is averaged over) and
+``objective_`` starts at the step after it.
+
 Symbols: gamma -> ``gamma``, lambda -> ``lam``, k -> ``n_neighbors``,
 c -> ``n_clusters``; sigma = ``kernel_const`` x (largest pairwise distance)
 unless ``sigma`` is given (the paper's Sec. 4.1 and 4.3 use sigma = 1).
@@ -21,59 +27,13 @@ unless ``sigma`` is given (the paper's Sec. 4.1 and 4.3 use sigma = 1).
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
-import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..graph import knn_indices
 from ..kernels import kernel_sq_dists, rbf_kernel, rbf_width
-from ..sparse_regression import (
-    check_positive,
-    has_converged,
-    l21_norm,
-    reweight,
-    row_sq_norms,
-)
+from ..sparse_regression import check_positive, row_sq_norms
 from ..spectral import check_int
 from .base import ScoreSelector, ranking_from_scores
-
-
-def local_discriminative_matrix(K: np.ndarray, n_neighbors: int, lam: float) -> np.ndarray:
-    """sum_i S_i H (H K_i H + lam I)^{-1} H S_i' (n x n) for the Gram matrix K.
-
-    K_i is K restricted to x_i and its ``n_neighbors`` nearest points by kernel
-    distance. With the linear kernel K = X X' this is UDFS's matrix (so that
-    UDFS's M = X' (this) X). All n local systems are solved in one batched call.
-    """
-    n = K.shape[0]
-    idx = np.column_stack([np.arange(n), knn_indices(kernel_sq_dists(K), n_neighbors)])
-    m = idx.shape[1]
-    H = np.eye(m) - 1.0 / m
-    local = H @ K[idx[:, :, None], idx[:, None, :]] @ H  # (n, k+1, k+1) centred local Gram matrices
-    C = H @ np.linalg.inv(local + lam * np.eye(m)) @ H
-    rows = np.broadcast_to(idx[:, :, None], C.shape).ravel()
-    cols = np.broadcast_to(idx[:, None, :], C.shape).ravel()
-    return sp.coo_matrix((C.ravel(), (rows, cols)), shape=(n, n)).toarray()  # duplicates are summed
-
-
-def l21_eigen_iterations(M: np.ndarray, n_components: int, gamma: float, max_iter: int, tol: float):
-    """Minimise Tr(W' M W) + gamma ||W||_{2,1} over W' W = I by Algorithm 1's reweighted eigenproblem.
-
-    Starts from D = I; each step takes the c eigenvectors of M + gamma D with the
-    smallest eigenvalues, then D = diag(1 / (2 sqrt(||w^j||^2 + eps))). Returns
-    (W, objective per iteration); stops when the objective changes by less than
-    ``tol`` relative, or after ``max_iter`` steps.
-    """
-    weights = np.ones(M.shape[0])
-    history: list[float] = []
-    for _ in range(max_iter):
-        P = M + np.diag(gamma * weights)
-        W = scipy.linalg.eigh(P, subset_by_index=[0, n_components - 1])[1]
-        history.append(float(np.einsum("ij,ij->", W, M @ W)) + gamma * l21_norm(W))
-        weights = reweight(row_sq_norms(W))
-        if has_converged(history, tol):
-            break
-    return W, history
+from .udfs import DenseSpectrum, laplacian_from_sq_dists, udfs_iterations
 
 
 class KernelUDFS(ScoreSelector):
@@ -140,10 +100,10 @@ class KernelUDFS(ScoreSelector):
         else:
             self.sigma_ = rbf_width(X, self.kernel_const) if self.sigma is None else float(self.sigma)
         K = self._gram(X)
-        L = local_discriminative_matrix(K, self.n_neighbors, self.lam)
-        M = K @ L @ K
-        M = 0.5 * (M + M.T)
-        self.W_, self.objective_ = l21_eigen_iterations(M, self.n_clusters, self.gamma, self.max_iter, self.tol)
+        # UDFS's local matrix from kernel distances (K~_i = H K_i H = -1/2 H D2_i H), M~ = K L K
+        L = laplacian_from_sq_dists(kernel_sq_dists(K), self.n_neighbors, self.lam)
+        spectrum = DenseSpectrum(K @ (L @ K))
+        self.W_, self.objective_ = udfs_iterations(spectrum, self.n_clusters, self.gamma, self.max_iter, self.tol)
         self.n_iter_ = len(self.objective_)
         self.scores_ = np.sqrt(row_sq_norms(self.W_))
         self.ranking_ = ranking_from_scores(self.scores_)

@@ -1,0 +1,14 @@
+"""Rule ils_fig1: Fig. 1 of the ILS paper, 1-NN accuracy vs number of selected features per UCI set."""
+
+import json
+
+import pandas as pd
+
+from ufskit.papers.ils import figure1
+from ufskit.plots import save_figure
+from ufskit.runlog import start
+
+start(snakemake.log[0])
+summaries = {name: json.load(open(p)) for name, p in zip(snakemake.params.names, snakemake.input.summaries)}
+titles = {name: f"{name} ({s['n_samples']} x {s['n_features']}, {s['n_classes']} classes)" for name, s in summaries.items()}
+save_figure(figure1(pd.read_csv(snakemake.input.summary), titles), snakemake.output.png, snakemake.output.pdf)

@@ -1,0 +1,11 @@
+"""Rule ils_orl_figure: Fig. 2 (K-means per number of clusters) or Fig. 3 (1-NN per d) from its curves table."""
+
+import pandas as pd
+
+from ufskit.papers.ils import figure2, figure3
+from ufskit.plots import save_figure
+from ufskit.runlog import start
+
+start(snakemake.log[0])
+draw = {"fig2": figure2, "fig3": figure3}[snakemake.wildcards.figure]
+save_figure(draw(pd.read_csv(snakemake.input[0])), snakemake.output.png, snakemake.output.pdf)

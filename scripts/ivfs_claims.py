@@ -1,0 +1,12 @@
+"""Rule ivfs_claims: a verdict per IVFS claim, with its numbers, from the tables and figure data."""
+
+import pandas as pd
+
+from ufskit.papers.ivfs_report import claims
+from ufskit.runlog import start
+
+log = start(snakemake.log[0])
+i = snakemake.input
+text = claims(*(pd.read_csv(p) for p in (i.table1, i.table2, i.fig2, i.fig3, i.fig4)))
+open(snakemake.output[0], "w").write(text)
+log.info("claims written")

@@ -1,0 +1,24 @@
+"""Rule ivfs_curve_figure: Fig. 2 (L2 norm) or Fig. 3 (bottleneck) against the number of selected features."""
+
+import json
+
+import pandas as pd
+
+from ufskit.papers.ivfs_report import IVFS, curves, draw_curves, read_published
+from ufskit.plots import save_figure
+from ufskit.runlog import start
+
+FIGURES = {  # figure -> (metric, published column, y label, title)
+    "fig2": ("L2", "L2", "||D - D_F||_2", "Fig. 2: L2 norm of D - D_F vs. number of features"),
+    "fig3": ("winf", "winf", "bottleneck distance w_inf", "Fig. 3: bottleneck distance of H1 diagrams vs. number of features"),
+}
+log = start(snakemake.log[0])
+c = snakemake.params.config
+metric, column, ylabel, title = FIGURES[snakemake.wildcards.figure]
+info = {s["dataset"]: s for s in (json.loads(open(path).read()) for path in snakemake.input.info)}
+frame = curves(pd.read_csv(snakemake.input.summary), metric, info=info, methods=c["methods"], protocol=c["protocol"])
+frame.to_csv(snakemake.output.csv, index=False)
+pub = read_published(snakemake.input.published)
+reference = pub[pub["method"] == IVFS].set_index("dataset")[column].to_dict()
+save_figure(draw_curves(frame, ylabel=ylabel, title=title, reference=reference), snakemake.output.png, snakemake.output.pdf)
+log.info("%d curve points", len(frame))

@@ -1,0 +1,12 @@
+"""Rule kudfs_fig1: distance ratio vs number of kernel features (the paper's Fig. 1)."""
+
+import pandas as pd
+
+from ufskit.papers import kudfs
+from ufskit.plots import save_figure
+from ufskit.runlog import start
+
+log = start(snakemake.log[0])
+curves = dict(zip(snakemake.params.labels, (pd.read_parquet(p) for p in snakemake.input.ratios)))
+save_figure(kudfs.figure1(curves, snakemake.params.dataset), snakemake.output.png, snakemake.output.pdf)
+log.info("Fig. 1 with %d kernel-UDFS setting(s)", len(curves))

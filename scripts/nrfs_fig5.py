@@ -1,0 +1,17 @@
+"""Rule nrfs_fig5: NMI against the number of selected features, one panel per dataset."""
+
+import json
+
+import pandas as pd
+
+from ufskit.papers.nrfs import figure5, nmi_curves, param_columns
+from ufskit.plots import save_figure
+from ufskit.runlog import start
+
+start(snakemake.log[0])
+frame = pd.concat([pd.read_parquet(p) for p in snakemake.input.metrics], ignore_index=True)
+n_samples = {name: json.load(open(p))["n_samples"] for name, p in zip(snakemake.params.names, snakemake.input.summaries)}
+curves = nmi_curves(frame, param_columns(snakemake.params.experiments), n_samples)
+curves.to_csv(snakemake.output.csv, index=False)
+kmeans_all = pd.concat([pd.read_parquet(p) for p in snakemake.input.kmeans_all], ignore_index=True)
+save_figure(figure5(curves, kmeans_all, snakemake.params.groups), snakemake.output.png, snakemake.output.pdf)

@@ -1,0 +1,13 @@
+"""Rule nrfs_fig7: mean fit time of every algorithm per dataset."""
+
+import pandas as pd
+
+from ufskit.papers.nrfs import figure7, fit_times, param_columns
+from ufskit.plots import save_figure
+from ufskit.runlog import start
+
+start(snakemake.log[0])
+frame = pd.concat([pd.read_parquet(p) for p in snakemake.input], ignore_index=True)
+times = fit_times(frame, param_columns(snakemake.params.experiments))
+times.to_csv(snakemake.output.csv, index=False)
+save_figure(figure7(times, snakemake.params.groups), snakemake.output.png, snakemake.output.pdf)

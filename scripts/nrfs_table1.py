@@ -1,0 +1,13 @@
+"""Rule nrfs_table1: Table I (reproduced beside published) as CSV and Markdown."""
+
+import pandas as pd
+
+from ufskit.papers.nrfs import read_published, table1, table1_markdown
+from ufskit.runlog import start
+
+start(snakemake.log[0])
+runs = pd.concat([pd.read_parquet(p) for p in snakemake.input.runs], ignore_index=True)
+table = table1(runs, read_published(snakemake.input.published))
+table.to_csv(snakemake.output.csv, index=False)
+with open(snakemake.output.md, "w") as fh:
+    fh.write(table1_markdown(table, snakemake.params.n_features[0]))

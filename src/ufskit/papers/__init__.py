@@ -1,0 +1,1 @@
+"""Paper-specific evaluations, tables and figures (one module per paper; no Snakemake here)."""

@@ -1,0 +1,247 @@
+"""IVFS (Li, Wu & Li, AAAI 2020): the paper's protocol, batched selection and evaluation, and Table 2.
+
+The grid of the paper is large (IVFS alone: 5 d~ x 4 n~ x 3 k x 5 repetitions
+per dataset), so one workflow job fits every setting and repetition of one
+method on one dataset (``fit_runs``, stored as one bundle), and one job
+evaluates that bundle (``evaluate_bundle``), sharing the full-data distance
+matrix and H1 diagram. The tables, figures and claims are in
+``ufskit.papers.ivfs_report``.
+
+An IVFS experiment's ``protocol`` (checked by ``check_protocol``):
+
+* ``table_filter``: method label -> {param: value}; the settings Table 1 takes
+  the best over (IVFS: n~ = "ivfs_table", i.e. 0.1n when n < 1000, else 100);
+* ``fixed``: method label -> {param: value}; the paper's single setting per
+  method, used for the running-time column and for Table 2;
+* ``persistence_counts``: the feature counts at which the H1 diagrams are
+  compared (the expensive metric), for the Table 1 settings only;
+* ``literal_min_persistence``: the paper's epsilon = 0.1, applied to the
+  diagrams as a second reading (metrics ``w11_literal``, ``winf_literal``);
+* ``stability_features``, ``stability_reps``: Table 2's 300 features, 5 repetitions.
+
+Choices the paper leaves open: docs/fidelity/ivfs-paper.md.
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+import os
+import time
+
+import numpy as np
+import pandas as pd
+
+from .. import metrics as M
+from ..data import atomic_path
+from ..evaluation import evaluate_selection
+from ..experiments import method_settings, params_slug, resolve_params
+from ..seeds import derive_seed
+from ..selection_io import Selection
+from ..selectors import make_selector
+
+PROTOCOL_KEYS = {"table_filter", "fixed", "persistence_counts", "literal_min_persistence",
+                 "stability_features", "stability_reps"}
+
+
+def check_protocol(protocol, methods: dict) -> dict:
+    """The experiment's IVFS protocol after checking its keys and values against its methods."""
+    protocol = dict(protocol or {})
+    if set(protocol) != PROTOCOL_KEYS:
+        raise ValueError(f"an IVFS protocol takes keys {sorted(PROTOCOL_KEYS)}, got {sorted(protocol)}.")
+    for key in ("table_filter", "fixed"):
+        if not isinstance(protocol[key], dict):
+            raise ValueError(f"protocol.{key} must map method labels to parameter dicts.")
+        unknown = sorted(set(protocol[key]) - set(methods))
+        if unknown:
+            raise ValueError(f"protocol.{key} names unknown method(s) {unknown}; methods: {sorted(methods)}.")
+    missing = sorted(set(methods) - set(protocol["fixed"]))
+    if missing:
+        raise ValueError(f"protocol.fixed needs a setting for every method; missing {missing}.")
+    for label, wanted in protocol["fixed"].items():
+        found = [p for p in method_settings({"methods": methods})[label] if matches(p, wanted)]
+        if len(found) != 1:
+            raise ValueError(f"protocol.fixed.{label} = {wanted} matches {len(found)} settings of the grid, not 1.")
+    counts = protocol["persistence_counts"]
+    if not isinstance(counts, list) or not counts or not all(_positive_int(c) for c in counts):
+        raise ValueError(f"protocol.persistence_counts must be a non-empty list of ints >= 1, got {counts!r}.")
+    for key in ("stability_features", "stability_reps"):
+        if not _positive_int(protocol[key]):
+            raise ValueError(f"protocol.{key} must be an int >= 1, got {protocol[key]!r}.")
+    eps = protocol["literal_min_persistence"]
+    if not isinstance(eps, numbers.Real) or eps < 0:
+        raise ValueError(f"protocol.literal_min_persistence must be a number >= 0, got {eps!r}.")
+    return protocol
+
+
+def _positive_int(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1
+
+
+def matches(params: dict, wanted: dict) -> bool:
+    """True if the config parameters ``params`` hold every key = value of ``wanted``."""
+    return all(key in params and params[key] == value for key, value in wanted.items())
+
+
+def fixed_slug(methods: dict, protocol: dict, label: str) -> str:
+    """The slug of the paper's fixed setting of ``label`` (running time, Table 2)."""
+    settings = method_settings({"methods": methods})[label]
+    return params_slug(next(p for p in settings if matches(p, protocol["fixed"][label])))
+
+
+def table_slugs(methods: dict, protocol: dict, label: str, n_samples: int) -> list[str]:
+    """Slugs of the settings Table 1 takes the best over on a dataset of ``n_samples`` rows.
+
+    A filter value and a setting's value are compared after resolving both
+    placeholders for this dataset, so n~ = "ivfs_table" picks 0.1 on n < 1000
+    and "upto100" on n >= 1000.
+    """
+    wanted = resolve_params(protocol["table_filter"].get(label, {}), n_classes=0, n_samples=n_samples)
+    return [params_slug(p) for p in method_settings({"methods": methods})[label]
+            if matches(resolve_params(p, n_classes=0, n_samples=n_samples), wanted)]
+
+
+# ---------------------------------------------------------------- batched selection
+
+
+def fit_runs(X, *, selector: str, settings: list[dict], reps: int, n_classes: int, seed_of) -> dict:
+    """Fit every setting x repetition of one method on X; a bundle of orders, scores and fit seconds.
+
+    ``seed_of(slug, rep)`` gives each run its seed (the workflow's run identity),
+    so a run's result does not depend on which other runs share its job.
+    Deterministic selectors are fitted once per setting and that fit is reused
+    for every repetition (same order; the time is measured once).
+    """
+    slugs, rep_ids, orders, scores, seconds = [], [], [], [], []
+    for params in settings:
+        slug = params_slug(params)
+        est = make_selector(selector, **resolve_params(params, n_classes=n_classes, n_samples=X.shape[0]))
+        random = "random_state" in est.get_params()
+        for rep in range(reps):
+            if random or rep == 0:
+                if random:
+                    est.set_params(random_state=seed_of(slug, rep))
+                t0 = time.perf_counter()
+                est.fit(X)
+                elapsed = time.perf_counter() - t0
+            slugs.append(slug)
+            rep_ids.append(rep)
+            orders.append(est.order_)
+            scores.append(est.scores_)
+            seconds.append(elapsed)
+    return {"slugs": np.array(slugs), "reps": np.array(rep_ids), "orders": np.array(orders),
+            "scores": np.array(scores), "seconds": np.array(seconds),
+            "params": {params_slug(p): p for p in settings}, "selector": selector}
+
+
+def save_bundle(bundle: dict, path) -> None:
+    """Write a bundle atomically (npz; parameters as a JSON string)."""
+    tmp = atomic_path(path)
+    with open(tmp, "wb") as fh:
+        np.savez(fh, slugs=bundle["slugs"], reps=bundle["reps"], orders=bundle["orders"].astype(np.int64),
+                 scores=bundle["scores"], seconds=bundle["seconds"],
+                 meta=np.array(json.dumps({"params": bundle["params"], "selector": bundle["selector"]})))
+    os.replace(tmp, path)
+
+
+def load_bundle(path) -> dict:
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(str(z["meta"]))
+        return {"slugs": z["slugs"].astype(str), "reps": z["reps"], "orders": z["orders"], "scores": z["scores"],
+                "seconds": z["seconds"], **meta}
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def persistence_rows(X, order, counts, full_diagram, *, max_edge: float, min_persistence: float,
+                     literal_min_persistence: float) -> list[dict]:
+    """w11/winf of the H1 diagram of each prefix against the full one, in two readings.
+
+    ``w11``, ``winf``: bars shorter than ``min_persistence`` dropped (the main
+    reading); ``w11_literal``, ``winf_literal``: the same diagrams with the
+    paper's literal epsilon. One Rips computation serves both, since dropping
+    bars commutes with computing them.
+    """
+    rows = []
+    literal_full = _long_bars(full_diagram, literal_min_persistence)
+    for count, DF in M.prefix_distance_matrices(X, order, counts):
+        dgm = M.h1_diagram(DF, max_edge=max_edge, min_persistence=min_persistence)
+        for suffix, (a, b) in {"": (full_diagram, dgm),
+                               "_literal": (literal_full, _long_bars(dgm, literal_min_persistence))}.items():
+            for metric, value in M.diagram_distances(a, b).items():
+                rows.append({"n_features": count, "metric": metric + suffix, "value": value})
+    return rows
+
+
+def _long_bars(dgm: np.ndarray, eps: float) -> np.ndarray:
+    return dgm[dgm[:, 1] - dgm[:, 0] >= eps]
+
+
+def evaluate_bundle(X, y, bundle: dict, counts: list[int], metrics: dict, *, seed_of, persist: set,
+                    persistence_counts: list[int], full_diagram, literal_min_persistence: float) -> pd.DataFrame:
+    """Every metric of every run of a bundle: the generic knn / distance norms at ``counts``, plus
+    persistence (see ``persistence_rows``) at ``persistence_counts`` for the runs whose slug is in ``persist``.
+
+    Returns the tidy rows (params, rep, n_features, metric, value).
+    """
+    bad = sorted(set(persistence_counts) - set(counts))
+    if bad:
+        raise ValueError(f"persistence counts {bad} are not among the evaluated counts {counts}.")
+    generic = {k: v for k, v in metrics.items() if k != "persistence"}
+    opts = metrics.get("persistence")
+    frames = []
+    for slug, rep, order, scores, seconds in zip(bundle["slugs"], bundle["reps"], bundle["orders"],
+                                                 bundle["scores"], bundle["seconds"]):
+        sel = Selection(order=order, scores=scores, seconds=float(seconds), params=bundle["params"][slug])
+        frame = evaluate_selection(X, y, sel, counts, generic, seed=seed_of(slug, int(rep)))
+        if opts is not None and slug in persist:
+            extra = persistence_rows(X, order, sorted(persistence_counts), full_diagram,
+                                     max_edge=opts.get("max_edge", 0.5),
+                                     min_persistence=opts.get("min_persistence", 0.1),
+                                     literal_min_persistence=literal_min_persistence)
+            frame = pd.concat([frame, pd.DataFrame(extra)], ignore_index=True)
+        frame.insert(0, "rep", int(rep))
+        frame.insert(0, "params", slug)
+        frames.append(frame)
+    out = pd.concat(frames, ignore_index=True)
+    out["n_features"] = out["n_features"].astype("Int64")
+    return out
+
+
+# ---------------------------------------------------------------- Table 2: bootstrap stability
+
+
+def bootstrap_differences(X, *, selector: str, params: dict, n_selected: int, n_reps: int, n_classes: int,
+                          seed) -> list[int]:
+    """Table 2: per repetition, |F_X minus F_B| for the top ``n_selected`` features on X and on a bootstrap of X.
+
+    Repetition r draws n rows with replacement (seed derived from ``seed`` and
+    r). A random selector gets the same ``random_state`` for both fits, so only
+    the data differ. Features constant on the bootstrap sample (possible on
+    sparse data) are left out of its fit and count as not selected.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n, d = X.shape
+    if not 1 <= n_selected <= d:
+        raise ValueError(f"n_selected={n_selected} must lie in [1, {d}].")
+    params = resolve_params(params, n_classes=n_classes, n_samples=n)
+    random = "random_state" in make_selector(selector, **params).get_params()
+    diffs, original = [], None
+    for rep in range(n_reps):
+        rng = np.random.default_rng(derive_seed(seed, "bootstrap", rep))
+        Xb = X[rng.integers(0, n, size=n)]
+        fit_seed = derive_seed(seed, "fit", rep)
+        if random or original is None:  # a deterministic selector's choice on X is the same every repetition
+            original = _top(X, selector, params, n_selected, fit_seed)
+        varying = np.flatnonzero(np.ptp(Xb, axis=0) > 0)
+        boot = varying[_top(Xb[:, varying], selector, params, min(n_selected, varying.size), fit_seed)]
+        diffs.append(int(np.setdiff1d(original, boot).size))
+    return diffs
+
+
+def _top(X, selector: str, params: dict, m: int, seed: int) -> np.ndarray:
+    est = make_selector(selector, **params)
+    if "random_state" in est.get_params():
+        est.set_params(random_state=seed)
+    return est.fit(X).order_[:m]

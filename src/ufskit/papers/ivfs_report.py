@@ -1,0 +1,359 @@
+"""IVFS paper outputs: Table 1 and Table 2 beside the published numbers, Figs. 2-4, and the claims.
+
+Every function takes plain frames: ``summary`` is the generic results summary
+(``results/<experiment>/summary.csv``: dataset, method, params, n_features,
+metric, mean, std, reps), so the functions are tested on small hand-made frames.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..plots import method_style, panel_grid
+from ..results import higher_is_better
+from .ivfs import fixed_slug, table_slugs
+
+IVFS = "IVFS-linf"
+METHODS = ("SPEC", "MCFS", "GLSPFS", IVFS)
+# metric -> (column header, factor to the paper's unit, column of the published CSV)
+TABLE1 = {
+    "knn_acc": ("KNN (%)", 100.0, "knn_acc_pct"),
+    "w11": ("w11", 1.0, "w11"),
+    "winf": ("winf", 1.0, "winf"),
+    "Linf": ("Linf", 1.0, "Linf"),
+    "L1_over_n2": ("L1/n^2 (1e-2)", 100.0, "L1_over_n2_x1e-2"),
+    "L2": ("L2", 1.0, "L2"),
+    "fit_seconds": ("Time (s)", 1.0, "time_s"),
+    "w11_literal": ("w11, eps=0.1", 1.0, None),
+    "winf_literal": ("winf, eps=0.1", 1.0, None),
+}
+LOWER_BETTER = {"w11_literal", "winf_literal"}  # the generic list knows w11/winf but not the literal reading
+FIG4_METRICS = ("Linf", "L2", "knn_acc")
+
+
+def _lower_better(metric: str) -> bool:
+    return metric in LOWER_BETTER or not higher_is_better(metric)
+
+
+def read_published(path) -> pd.DataFrame:
+    """A published-numbers CSV of config/published/ (its first lines are '#' comments naming the source)."""
+    return pd.read_csv(path, comment="#")
+
+
+def _best(rows: pd.DataFrame, metric: str):
+    """The row with the best mean of ``metric`` (ties: the first in the frame's order)."""
+    rows = rows[rows["metric"] == metric].dropna(subset=["mean"])
+    if rows.empty:
+        return None
+    return rows.loc[rows["mean"].idxmin() if _lower_better(metric) else rows["mean"].idxmax()]
+
+
+# ---------------------------------------------------------------- Table 1
+
+
+def table1(summary: pd.DataFrame, *, datasets: list[str], info: dict, excluded: dict, methods: dict,
+           protocol: dict, published: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 in long form: per dataset, method and metric the reproduced and the published value.
+
+    Reproduced = the best mean over the Table 1 settings and feature counts
+    (the paper: "the best result among all parameters and number of selected
+    features for each metric"); the time is the mean fit time of the paper's
+    fixed setting. Values are in the paper's units (KNN in %, L1/n^2 in 1e-2).
+    A dataset without results (``info`` has no entry) gets one row per method
+    with status "not obtained" and the reason.
+    """
+    pub = published.set_index(["dataset", "method"])
+    rows = []
+    for dataset in datasets:
+        meta = info.get(dataset)
+        for method in methods:
+            base = {"dataset": dataset, "method": method}
+            if meta is None:
+                why = excluded.get(dataset, "not run")
+                rows += [{**base, "metric": m, "status": f"not obtained: {why}",
+                          "published": _published(pub, dataset, method, m)} for m in TABLE1]
+                continue
+            base.update(n=meta["n_samples"], d=meta["n_features"], classes=meta["n_classes"])
+            mine = summary[(summary["dataset"] == dataset) & (summary["method"] == method)]
+            slugs = table_slugs(methods, protocol, method, meta["n_samples"])
+            fixed = fixed_slug(methods, protocol, method)
+            for metric, (_, factor, _) in TABLE1.items():
+                pool = mine[mine["params"] == fixed] if metric == "fit_seconds" else mine[mine["params"].isin(slugs)]
+                best = _best(pool, metric)
+                rows.append({**base, "metric": metric, "status": "ok" if best is not None else "no value",
+                             "reproduced": None if best is None else float(best["mean"]) * factor,
+                             "published": _published(pub, dataset, method, metric),
+                             "params": None if best is None else best["params"],
+                             "n_features": None if best is None or pd.isna(best["n_features"])
+                             else int(best["n_features"])})
+    return pd.DataFrame(rows, columns=["dataset", "n", "d", "classes", "method", "metric", "reproduced",
+                                       "published", "params", "n_features", "status"])
+
+
+def _published(pub: pd.DataFrame, dataset: str, method: str, metric: str):
+    column = TABLE1[metric][2]
+    if column is None or (dataset, method) not in pub.index:
+        return None
+    return float(pub.loc[(dataset, method), column])
+
+
+def _cell(reproduced, published, digits: int) -> str:
+    mine = "–" if reproduced is None or pd.isna(reproduced) else f"{reproduced:.{digits}f}"
+    return mine if published is None or pd.isna(published) else f"{mine} ({published:g})"
+
+
+def table1_markdown(long: pd.DataFrame) -> str:
+    """Paper layout: a row per dataset and method, each cell "reproduced (published)"."""
+    metrics = list(TABLE1)
+    header = ["Dataset", "n", "d", "C", "Method"] + [TABLE1[m][0] for m in metrics]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for (dataset, method), group in long.groupby(["dataset", "method"], sort=False):
+        g = group.set_index("metric")
+        if g["status"].iloc[0].startswith("not obtained"):
+            lines.append(f"| {dataset} | | | | {method} | {g['status'].iloc[0]} |" + " |" * (len(metrics) - 1))
+            continue
+        first = g.iloc[0]
+        cells = [_cell(g.loc[m, "reproduced"], g.loc[m, "published"], 1 if m in ("knn_acc", "fit_seconds") else 3)
+                 for m in metrics]
+        lines.append("| " + " | ".join([dataset, str(int(first["n"])), str(int(first["d"])),
+                                         str(int(first["classes"])), method, *cells]) + " |")
+    note = ("\nCells: reproduced (published). Best over the Table 1 settings and feature counts; time: the "
+            "paper's fixed setting. w11/winf: bars of every length (see docs/fidelity/ivfs-paper.md); "
+            "eps=0.1: the paper's literal filter.\n")
+    return "\n".join(lines) + "\n" + note
+
+
+# ---------------------------------------------------------------- Table 2
+
+
+def table2(stability: pd.DataFrame, *, datasets: list[str], excluded: dict, methods, published: pd.DataFrame
+           ) -> pd.DataFrame:
+    """Table 2: mean number of the top features that differ after a bootstrap, beside the published mean."""
+    pub = published.set_index("dataset")
+    rows = []
+    for dataset in datasets:
+        for method in methods:
+            values = stability[(stability["dataset"] == dataset) & (stability["method"] == method)]["differences"]
+            ok = not values.empty
+            rows.append({"dataset": dataset, "method": method,
+                         "reproduced": float(values.mean()) if ok else None, "reps": int(values.size),
+                         "published": float(pub.loc[dataset, method]) if dataset in pub.index and method in pub.columns
+                         else None,
+                         "status": "ok" if ok else f"not obtained: {excluded.get(dataset, 'not run')}"})
+    return pd.DataFrame(rows)
+
+
+def table2_markdown(table: pd.DataFrame, n_selected: int) -> str:
+    methods = list(dict.fromkeys(table["method"]))
+    lines = ["| Dataset | " + " | ".join(methods) + " |", "|" + "---|" * (len(methods) + 1)]
+    for dataset, group in table.groupby("dataset", sort=False):
+        g = group.set_index("method")
+        if g["status"].iloc[0].startswith("not obtained"):
+            lines.append(f"| {dataset} | {g['status'].iloc[0]} |" + " |" * (len(methods) - 1))
+            continue
+        lines.append(f"| {dataset} | " + " | ".join(_cell(g.loc[m, "reproduced"], g.loc[m, "published"], 1)
+                                                     for m in methods) + " |")
+    return ("\n".join(lines) + f"\n\nCells: reproduced (published) mean number of the top {n_selected} features "
+            "selected on the data but not on a bootstrap sample of it.\n")
+
+
+# ---------------------------------------------------------------- Figs. 2 and 3
+
+
+def curves(summary: pd.DataFrame, metric: str, *, info: dict, methods: dict, protocol: dict) -> pd.DataFrame:
+    """Per dataset and method, ``metric`` against the number of features for one setting.
+
+    The setting is the Table 1 setting with the best mean of ``metric`` over
+    the counts where it was measured (the tuned curve of each method).
+    """
+    out = []
+    for dataset, meta in info.items():
+        for method in methods:
+            rows = summary[(summary["dataset"] == dataset) & (summary["method"] == method)
+                           & (summary["metric"] == metric)
+                           & summary["params"].isin(table_slugs(methods, protocol, method, meta["n_samples"]))]
+            if rows.empty:
+                continue
+            means = rows.groupby("params")["mean"].mean()
+            pick = means.idxmin() if _lower_better(metric) else means.idxmax()
+            curve = rows[rows["params"] == pick].sort_values("n_features")
+            out.append(curve[["dataset", "method", "params", "n_features", "mean"]])
+    if not out:
+        raise ValueError(f"no {metric!r} values to draw.")
+    return pd.concat(out, ignore_index=True)
+
+
+def draw_curves(frame: pd.DataFrame, *, ylabel: str, title: str, reference: dict | None = None):
+    """One panel per dataset, one line per method; ``reference``: dataset -> published best of IVFS-linf."""
+    datasets = list(dict.fromkeys(frame["dataset"]))
+    fig, axes = panel_grid(len(datasets))
+    for ax, dataset in zip(axes, datasets):
+        for method, curve in frame[frame["dataset"] == dataset].groupby("method", sort=False):
+            ax.plot(curve["n_features"], curve["mean"], **method_style(method))
+        if reference and reference.get(dataset) is not None:
+            ax.axhline(reference[dataset], color="tab:red", linestyle=":", linewidth=1,
+                       label="IVFS-linf, published best")
+        ax.set_title(dataset)
+        ax.set_xlabel("number of selected features")
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3)
+    handles, labels = axes[0].get_legend_handles_labels()
+    for ax in axes[1:]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(labels))
+    fig.suptitle(title)
+    return fig
+
+
+# ---------------------------------------------------------------- Fig. 4
+
+
+def fig4_frame(summary: pd.DataFrame, settings: dict, *, method: str = IVFS) -> pd.DataFrame:
+    """Relative performance of IVFS over k and n~/n, averaged as the paper does.
+
+    The reference ("1") is the largest k with the largest n~/n of the grid
+    (the paper's k=5000, n~=0.5n).
+
+    ``settings``: params slug -> parameter dict of ``method``. For each dataset,
+    feature count and d~, a setting's performance is divided by the
+    reference's (the reference's value divided by the setting's for
+    lower-is-better norms), so above 1 is better than the reference; the
+    ratios are then averaged over datasets, counts and d~. Settings whose n~ is
+    not a fraction of n (n~ = 100) are left out, as in the paper's figure.
+    """
+    rows = summary[(summary["method"] == method) & summary["metric"].isin(FIG4_METRICS)].copy()
+    keep = {s: p for s, p in settings.items() if isinstance(p.get("subset_samples"), float)}
+    rows = rows[rows["params"].isin(keep)]
+    for key in ("n_subsets", "subset_samples", "subset_features"):
+        rows[key] = rows["params"].map(lambda s, key=key: keep[s].get(key))
+    if rows.empty:
+        raise ValueError(f"Fig. 4 needs {method} settings with n~ as a fraction of n.")
+    is_ref = (rows["n_subsets"] == rows["n_subsets"].max()) & (rows["subset_samples"] == rows["subset_samples"].max())
+    cell = ["dataset", "n_features", "subset_features", "metric"]
+    ref = rows[is_ref].set_index(cell)["mean"].rename("reference")
+    rows = rows.join(ref, on=cell).dropna(subset=["reference"])
+    lower = rows["metric"].map(_lower_better)
+    rows["relative"] = np.where(lower, rows["reference"] / rows["mean"], rows["mean"] / rows["reference"])
+    return (rows.groupby(["metric", "n_subsets", "subset_samples"])["relative"]
+            .agg(relative="mean", cells="count").reset_index())
+
+
+FIG4_LABELS = {"Linf": "||D - D_F||_inf", "L2": "||D - D_F||_2", "knn_acc": "KNN accuracy"}
+
+
+def draw_fig4(frame: pd.DataFrame):
+    """One panel per metric: relative performance against n~/n, one line per k."""
+    metrics = [m for m in FIG4_METRICS if m in set(frame["metric"])]
+    fig, axes = panel_grid(len(metrics), ncols=3)
+    markers = "os^Dv"
+    for ax, metric in zip(axes, metrics):
+        part = frame[frame["metric"] == metric]
+        for i, (k, line) in enumerate(part.groupby("n_subsets")):
+            line = line.sort_values("subset_samples")
+            ax.plot(line["subset_samples"], line["relative"], marker=markers[i % 5], label=f"k = {k}")
+        ax.axhline(1.0, color="gray", linestyle=":", linewidth=1)
+        ax.set_title(f"relative {FIG4_LABELS.get(metric, metric)}")
+        ax.set_xlabel("sub-sampling ratio n~/n")
+        ax.set_ylabel("relative performance (1 = largest k, n~/n)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize="small")
+    fig.suptitle("IVFS-linf: relative performance over k and n~/n (mean over datasets, counts, d~)")
+    return fig
+
+
+# ---------------------------------------------------------------- claims
+
+
+def _verdict(ok: bool) -> str:
+    return "reproduced" if ok else "not reproduced"
+
+
+def claims(t1: pd.DataFrame, t2: pd.DataFrame, fig2: pd.DataFrame, fig3: pd.DataFrame, fig4: pd.DataFrame) -> str:
+    """The IVFS claims (reference/claims.md) with a verdict each and the numbers behind it, as markdown."""
+    got = t1[t1["status"] == "ok"]
+    wins = {}
+    for metric in ("w11", "winf", "Linf", "L1_over_n2", "L2", "knn_acc", "w11_literal", "winf_literal"):
+        part = got[got["metric"] == metric].pivot(index="dataset", columns="method", values="reproduced")
+        part = part.dropna(subset=[IVFS]) if IVFS in part else part.iloc[0:0]
+        if part.empty:
+            wins[metric] = (0, 0, [])
+            continue
+        best = part.min(axis=1) if _lower_better(metric) else part.max(axis=1)
+        won = np.isclose(part[IVFS], best, rtol=1e-9, atol=0)  # ties count as a win (degenerate 0 = 0)
+        wins[metric] = (int(won.sum()), len(part), sorted(part.index[~won]))
+    n_sets = max(n for _, n, _ in wins.values()) if wins else 0
+
+    def line(metric):
+        w, n, lost = wins[metric]
+        return f"{metric}: best on {w}/{n}" + (f" (not on {', '.join(lost)})" if lost else "")
+
+    out = ["# IVFS claims: verdicts computed from this run", "",
+           f"Datasets with results: {n_sets}. 'Best' = smallest (largest for KNN) over SPEC, MCFS, GLSPFS, "
+           "IVFS-linf; a tie counts as best.", ""]
+    topo = [wins[m] for m in ("w11", "winf")]
+    almost = all(n and w >= n - max(1, n // 5) for w, n, _ in topo)
+    norms = all(wins[m][0] == wins[m][1] > 0 for m in ("Linf", "L1_over_n2", "L2"))
+    out += ["## T1: smallest w11 and winf on almost all datasets, smallest L1, L2, Linf norms on all",
+            f"- w11/winf ('almost all' = all but at most max(1, n/5)): **{_verdict(almost)}**; "
+            f"{line('w11')}; {line('winf')}.",
+            f"- literal eps = 0.1: {line('w11_literal')}; {line('winf_literal')}.",
+            f"- norms on all: **{_verdict(norms)}**; {line('Linf')}; {line('L1_over_n2')}; {line('L2')}.", ""]
+    w, n, _ = wins["knn_acc"]
+    out += ["## T1: best KNN accuracy on all datasets", f"- **{_verdict(n > 0 and w == n)}**; {line('knn_acc')}.", ""]
+
+    times = got[got["metric"] == "fit_seconds"].pivot(index="dataset", columns="method", values="reproduced")
+    if {IVFS, "MCFS", "GLSPFS"} <= set(times.columns):
+        ratio_mcfs = times[IVFS] / times["MCFS"]
+        faster = int((times[IVFS] < times["GLSPFS"]).sum())
+        ok = bool(ratio_mcfs.median() <= 2.0 and faster >= len(times) - max(1, len(times) // 5))
+        out += ["## T1/time: comparable to MCFS (median time ratio <= 2) and faster than GLSPFS",
+                f"- **{_verdict(ok)}**; IVFS/MCFS time ratio median {ratio_mcfs.median():.2f} "
+                f"(range {ratio_mcfs.min():.2f}-{ratio_mcfs.max():.2f}); faster than GLSPFS on {faster}/{len(times)}.", ""]
+
+    s = t2[t2["status"] == "ok"].pivot(index="dataset", columns="method", values="reproduced")
+    if IVFS in s:
+        others = s.drop(columns=IVFS)
+        fewest = int((s[IVFS] <= others.min(axis=1)).sum())
+        ok = bool(s[IVFS].max() <= 19 and fewest == len(s))
+        out += ["## T2: IVFS-linf nearly the same features after a bootstrap (<= 19 of the top features differ), "
+                "fewer than every other method",
+                f"- **{_verdict(ok)}**; IVFS-linf differences {s[IVFS].min():.1f}-{s[IVFS].max():.1f}; "
+                f"fewest on {fewest}/{len(s)}; others {others.min().min():.1f}-{others.max().max():.1f}.", ""]
+
+    for name, frame, metric in (("Fig. 2", fig2, "L2"), ("Fig. 3", fig3, "winf")):
+        trend, spec_worst, total = _curve_claims(frame)
+        out += [f"## {name}: {metric} against the number of features; IVFS improves as features are added, "
+                "SPEC is poor",
+                f"- **{_verdict(trend >= total - max(1, total // 5) and spec_worst >= total - max(1, total // 5))}**; "
+                f"IVFS-linf's {metric} at the largest count is below its value at the smallest on {trend}/{total}; "
+                f"SPEC is the worst method at the largest count on {spec_worst}/{total}.", ""]
+
+    mean = fig4.groupby(["n_subsets", "subset_samples"])["relative"].mean().unstack()
+    grows_n = bool((mean.diff(axis=1).iloc[:, 1:] >= -0.01).all().all())
+    grows_k = bool((mean.diff(axis=0).iloc[1:] >= -0.01).all().all())
+    corner = float(mean.iloc[0, 0])
+    out += ["## Fig. 4: performance grows with k and n~; k=1000, n~=0.1n is close to k=5000, n~=0.5n",
+            f"- **{_verdict(grows_n and grows_k and corner >= 0.9)}**; relative performance (mean over metrics) "
+            f"at the smallest setting {corner:.3f}; non-decreasing in n~ (tolerance 0.01): {grows_n}, in k: {grows_k}.",
+            "", "| k \\ n~/n | " + " | ".join(f"{c:g}" for c in mean.columns) + " |",
+            "|" + "---|" * (len(mean.columns) + 1),
+            *[f"| {k} | " + " | ".join(f"{v:.3f}" for v in row) + " |" for k, row in mean.iterrows()], ""]
+    return "\n".join(out)
+
+
+def _curve_claims(frame: pd.DataFrame) -> tuple[int, int, int]:
+    trend = spec_worst = total = 0
+    for _, part in frame.groupby("dataset"):
+        ivfs = part[part["method"] == IVFS].sort_values("n_features")
+        if ivfs.empty:
+            continue
+        total += 1
+        trend += int(ivfs["mean"].iloc[-1] < ivfs["mean"].iloc[0])
+        last = part[part["n_features"] == part["n_features"].max()]
+        worst = last.loc[last["mean"].idxmax(), "method"]
+        spec_worst += int(worst == "SPEC")
+    return trend, spec_worst, total

@@ -1,0 +1,475 @@
+"""NRFS paper (Huang et al., ICDM 2014): Table I runs, NJW, NMI curves, tables, figures and claims.
+
+Plain functions of arrays and frames; the workflow's ``scripts/nrfs_*.py`` call them.
+Choices the paper leaves open are in docs/fidelity/nrfs-paper.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import scipy.linalg
+
+from .. import metrics as M
+from ..experiments import settings_by_slug
+from ..graph import pairwise_sq_dists
+from ..plots import method_style, panel_grid
+from ..seeds import derive_seed
+from ..selectors import make_selector
+from ..selectors.nrfs import adaptive_sigma
+
+PAPER_Q = 50  # Sec. VI-A: q = 50 for Fig. 5 and Fig. 7
+REFERENCES = ("K-means", "NJW")  # Table I rows that cluster all features (no selection)
+TABLE1_ORDER = ("K-means", "NJW", "SPEC", "LS", "MCFS", "NDFS", "NRFS")
+FIG5_ORDER = ("NRFS", "NRFS-2", "MCFS", "LS", "NDFS", "SPEC")
+TIMING_ORDER = ("SPEC", "LS", "MCFS", "NRFS", "NRFS-2", "NDFS")  # Fig. 7's bar order
+VARIANTS = ("all", "normal")
+
+
+# ---- clustering ---------------------------------------------------------------------------
+
+
+def njw_labels(X, n_clusters: int, *, sigma=None, n_init: int = 100, max_iter: int = 100, random_state) -> np.ndarray:
+    """Ng-Jordan-Weiss spectral clustering (NIPS 2001), steps 1-5 of their algorithm.
+
+    A_ij = exp(-||x_i - x_j||^2 / (2 sigma^2)) with A_ii = 0, L = D^-1/2 A D^-1/2, the
+    ``n_clusters`` largest eigenvectors of L as columns, rows scaled to unit length,
+    then K-means (best WCSS of ``n_init`` starts). ``sigma=None`` takes NRFS's adaptive
+    width (mean distance to the round(n / c) nearest instances, Sec. VI-A).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    if not 1 <= n_clusters < n:
+        raise ValueError(f"n_clusters={n_clusters} must be in [1, n_samples - 1 = {n - 1}].")
+    D2 = pairwise_sq_dists(X)
+    if sigma is None:
+        sigma = adaptive_sigma(D2, min(max(1, round(n / n_clusters)), n - 1))
+    if not sigma > 0:
+        raise ValueError(f"sigma must be positive, got {sigma!r}.")
+    A = np.exp(-D2 / (2.0 * sigma**2))
+    np.fill_diagonal(A, 0.0)
+    inv_sqrt = 1.0 / np.sqrt(np.maximum(A.sum(axis=1), np.finfo(float).tiny))
+    L = A * inv_sqrt[:, None] * inv_sqrt[None, :]
+    _, V = scipy.linalg.eigh(L, subset_by_index=[n - n_clusters, n - 1])
+    V /= np.maximum(np.linalg.norm(V, axis=1, keepdims=True), np.finfo(float).tiny)
+    return M.kmeans_labels(V, n_clusters, n_init=n_init, max_iter=max_iter, random_state=random_state)
+
+
+def runs_per_rep(total_runs: int, reps: int) -> int:
+    """K-means runs per selector run so that every method gets ``total_runs`` (a deterministic selector: reps = 1)."""
+    if reps < 1 or total_runs % reps:
+        raise ValueError(f"{reps} selector runs cannot share {total_runs} evaluation runs evenly.")
+    return total_runs // reps
+
+
+def fit_subset(selector: str, params: dict, X, count: int, *, seed: int) -> np.ndarray:
+    """Fit a registered selector on X and return its ``count`` features (per-count subsets where it has them)."""
+    sel = make_selector(selector, **params)
+    if "random_state" in sel.get_params():
+        sel.set_params(random_state=seed)
+    sel.fit(X)
+    return sel.subsets([count])[count] if hasattr(sel, "subsets") else sel.order_[:count]
+
+
+def table1_runs(X, y, noise_indices, method: str, *, count: int, spec=None, selections=(), total_runs: int,
+                kmeans: dict, seed: int) -> pd.DataFrame:
+    """Table I's runs of one method: NMI on the normal instances, per variant and run.
+
+    Variant "all": the method sees every instance (normal and noisy); "normal": the noisy
+    instances are removed first. Either way the clustering covers the variant's instances
+    and NMI is scored on the normal ones. ``method`` in ``REFERENCES`` clusters all features
+    (K-means or NJW); otherwise ``spec`` = {selector, params} and ``selections`` holds the
+    ``count``-feature subsets of the selector's runs on all instances (the workflow's
+    selections); the "normal" variant refits the selector on the normal instances, once
+    per run in ``selections``. Each selector run gets total_runs / runs K-means runs.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    normal = np.ones(X.shape[0], dtype=bool)
+    normal[np.asarray(noise_indices, dtype=int)] = False
+    n_clusters = int(np.unique(y[normal]).size)
+    opts = {"n_init": kmeans.get("n_init", 100), "max_iter": kmeans.get("max_iter", 100)}
+    rows = []
+    for variant in VARIANTS:
+        keep = np.ones_like(normal) if variant == "all" else normal
+        Xv, yv, score = X[keep], y[keep], normal[keep]
+        if method in REFERENCES:
+            cluster = njw_labels if method == "NJW" else M.kmeans_labels
+            subsets = [None]
+        elif spec is None or not len(selections):
+            raise ValueError(f"method {method!r}: a selector needs its spec and at least one selection.")
+        elif variant == "all":
+            subsets = [np.asarray(s)[:count] for s in selections]
+        else:
+            subsets = [fit_subset(spec["selector"], spec["params"], Xv, count, seed=derive_seed(seed, "normal", r))
+                       for r in range(len(selections))]
+        per = runs_per_rep(total_runs, len(subsets))
+        for r, feats in enumerate(subsets):
+            Xs = Xv if feats is None else Xv[:, feats]
+            for k in range(per):
+                run = r * per + k
+                s = derive_seed(seed, variant, run)
+                labels = (cluster if feats is None else M.kmeans_labels)(Xs, n_clusters, random_state=s, **opts)
+                rows.append({"method": method, "variant": variant, "run": run,
+                             "nmi": M.nmi(yv[score], labels[score], average_method=kmeans.get("nmi_average", "sqrt")),
+                             "selected": "" if feats is None else " ".join(map(str, sorted(int(f) for f in feats)))})
+    return pd.DataFrame(rows)
+
+
+# ---- tables ---------------------------------------------------------------------------------
+
+
+def read_published(path) -> pd.DataFrame:
+    """A small published-numbers CSV of config/published/ (``#`` lines say where the numbers come from)."""
+    return pd.read_csv(path, comment="#")
+
+
+def _ordered(frame: pd.DataFrame, column: str, order) -> pd.DataFrame:
+    rank = {m: i for i, m in enumerate(order)}
+    return frame.sort_values(column, key=lambda s: s.map(lambda m: rank.get(m, len(rank)))).reset_index(drop=True)
+
+
+def table1(runs: pd.DataFrame, published: pd.DataFrame, informative=(0, 1, 2, 3)) -> pd.DataFrame:
+    """Mean NMI per method and variant (with std and runs), the published values beside, and how often f1-f4 were picked."""
+    target = " ".join(map(str, sorted(informative)))
+    g = runs.groupby(["method", "variant"])
+    stats = g["nmi"].agg(["mean", "std", "count"]).unstack("variant")
+    out = pd.DataFrame({
+        "method": stats.index,
+        "nmi_all": stats[("mean", "all")].to_numpy(),
+        "nmi_all_std": stats[("std", "all")].to_numpy(),
+        "nmi_normal": stats[("mean", "normal")].to_numpy(),
+        "nmi_normal_std": stats[("std", "normal")].to_numpy(),
+        "runs": stats[("count", "all")].to_numpy().astype(int),
+    })
+    picked = runs[runs["selected"] != ""].groupby(["method", "variant"])["selected"].apply(lambda s: (s == target).mean())
+    for variant in VARIANTS:
+        out[f"informative_share_{variant}"] = out["method"].map(
+            lambda m, v=variant: picked.get((m, v), np.nan))
+    pub = published.set_index("method")
+    out["published_nmi_all"] = out["method"].map(pub["nmi_all_instances"])
+    out["published_nmi_normal"] = out["method"].map(pub["nmi_normal_instances"])
+    return _ordered(out, "method", TABLE1_ORDER)
+
+
+def _fmt(value, digits: int = 4) -> str:
+    return "–" if value is None or pd.isna(value) else f"{value:.{digits}f}"
+
+
+def table1_markdown(table: pd.DataFrame, count: int) -> str:
+    lines = [f"# NRFS Table I: synthetic data, {count} selected features, mean NMI on the normal instances",
+             "",
+             "'all': the method sees all instances (normal and noisy); 'normal': the noisy instances are removed first.",
+             "f1-f4: share of the runs whose selected features are exactly the four informative ones.",
+             "",
+             "| method | NMI all | published | NMI normal | published | runs | f1-f4 (all) | f1-f4 (normal) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in table.itertuples():
+        lines.append(
+            f"| {r.method} | {_fmt(r.nmi_all)} ± {_fmt(r.nmi_all_std, 3)} | {_fmt(r.published_nmi_all)} "
+            f"| {_fmt(r.nmi_normal)} ± {_fmt(r.nmi_normal_std, 3)} | {_fmt(r.published_nmi_normal)} | {r.runs} "
+            f"| {_fmt(r.informative_share_all, 2)} | {_fmt(r.informative_share_normal, 2)} |")
+    return "\n".join(lines) + "\n"
+
+
+def table2_markdown(summaries: dict, published: pd.DataFrame) -> str:
+    """Table II: n, d, classes of each dataset as prepared, the paper's numbers beside."""
+    pub = published.set_index("dataset")
+    lines = ["# NRFS Table II: datasets as prepared (paper's values in parentheses)", "",
+             "| dataset | #instances | #features | #clusters | preprocessing |", "|---|---|---|---|---|"]
+    for name, s in summaries.items():
+        p = pub.loc[name] if name in pub.index else None
+        def cell(value, key):
+            return f"{value}" if p is None else f"{value} ({int(p[key])})"
+        steps = ", ".join(step.get("step", "?") for step in s.get("preprocessing", [])) or "none"
+        lines.append(f"| {name} | {cell(s['n_samples'], 'instances')} | {cell(s['n_features'], 'features')} "
+                     f"| {cell(s['n_classes'], 'clusters')} | {steps} |")
+    return "\n".join(lines) + "\n"
+
+
+# ---- curves from the workflow's metrics tables ----------------------------------------------
+
+
+def param_columns(experiments: dict) -> pd.DataFrame:
+    """(experiment, method, params slug) -> q and max_nonzero of each configured run, from the config."""
+    rows = []
+    for name, exp in experiments.items():
+        for method in exp["methods"]:
+            for slug, p in settings_by_slug(exp, method).items():
+                rows.append({"experiment": name, "method": method, "params": slug,
+                             "q": p.get("n_neighbors_features", np.nan), "max_nonzero": p.get("max_nonzero", np.nan)})
+    return pd.DataFrame(rows, columns=["experiment", "method", "params", "q", "max_nonzero"])
+
+
+def _with_params(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
+    out = frame.merge(params, on=["experiment", "method", "params"], how="left", validate="many_to_one")
+    if out["q"].isna().all() and "NRFS" in set(out["method"]):
+        raise ValueError("NRFS rows without a q: the parameter table does not match the metrics.")
+    return out
+
+
+def _mcfs_cardinality_rows(frame: pd.DataFrame, n_samples: dict) -> pd.Series:
+    """Rows of MCFS runs to keep: at count M, the run with min{M, n} non-zeros (Sec. VI-A).
+
+    A run whose ``max_nonzero`` is at least n stands for n (the LARS path ends at
+    about n non-zeros); with a single MCFS setting per dataset that setting is used.
+    """
+    keep = pd.Series(True, index=frame.index)
+    mcfs = frame[frame["method"] == "MCFS"]
+    for (dataset, count), grp in mcfs.groupby(["dataset", "n_features"]):
+        if grp["max_nonzero"].nunique(dropna=False) <= 1:
+            continue
+        n = n_samples[dataset]
+        want = min(int(count), n)
+        card = grp["max_nonzero"].astype(float)
+        exact = card == want
+        chosen = exact if exact.any() else (card >= n) & (card == card[card >= n].min())
+        if not chosen.any():
+            raise ValueError(f"MCFS on {dataset} at {count} features: no run with max_nonzero = min(M, n) = {want}.")
+        keep[grp.index[~chosen.to_numpy()]] = False
+    return keep
+
+
+def nmi_curves(frame: pd.DataFrame, params: pd.DataFrame, n_samples: dict) -> pd.DataFrame:
+    """Fig. 5: mean K-means NMI per dataset, method and count (NRFS at q = 50, MCFS at min{M, n})."""
+    f = _with_params(frame[frame["metric"] == "kmeans_nmi"], params)
+    f = f[(f["method"] != "NRFS") | (f["q"] == PAPER_Q)]
+    f = f[_mcfs_cardinality_rows(f, n_samples)]
+    out = f.groupby(["dataset", "method", "n_features"])["value"].agg(nmi="mean", runs="count").reset_index()
+    out["n_features"] = out["n_features"].astype(int)
+    return out
+
+
+def q_curves(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 6: NRFS's mean NMI per dataset, q and count, for datasets run at two or more q."""
+    f = _with_params(frame[(frame["metric"] == "kmeans_nmi") & (frame["method"] == "NRFS")], params)
+    out = f.groupby(["dataset", "q", "n_features"])["value"].agg(nmi="mean", runs="count").reset_index()
+    several = out.groupby("dataset")["q"].transform("nunique") > 1
+    out = out[several].astype({"q": int, "n_features": int})
+    return out.reset_index(drop=True)
+
+
+def fit_times(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 7: mean fit seconds per dataset and method (NRFS at q = 50)."""
+    f = _with_params(frame[frame["metric"] == "fit_seconds"], params)
+    f = f[(f["method"] != "NRFS") | (f["q"] == PAPER_Q)]
+    return f.groupby(["dataset", "method"])["value"].agg(seconds="mean", runs="count").reset_index()
+
+
+def kmeans_all_features(X, y, *, runs: int, kmeans: dict, seed: int) -> pd.DataFrame:
+    """The Fig. 5 reference: K-means NMI on all features, one row per run (best WCSS of n_init starts each)."""
+    X = np.asarray(X, dtype=np.float64)
+    k = int(np.unique(y).size)
+    rows = []
+    for run in range(runs):
+        labels = M.kmeans_labels(X, k, n_init=kmeans.get("n_init", 100), max_iter=kmeans.get("max_iter", 100),
+                                 random_state=derive_seed(seed, run))
+        rows.append({"run": run, "nmi": M.nmi(y, labels, average_method=kmeans.get("nmi_average", "sqrt"))})
+    return pd.DataFrame(rows)
+
+
+# ---- figures ----------------------------------------------------------------------------------
+
+CLUSTER_COLORS = ("tab:red", "tab:blue", "tab:olive", "tab:green")
+NOISE_COLOR = "tab:purple"
+
+
+def _legend_below(fig, axes, ncol: int = 7) -> None:
+    """One legend for the whole figure, under the panels (labels shared by several panels listed once)."""
+    handles = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=min(ncol, len(handles)), fontsize=7)
+
+
+def _scatter_planes(X, y, noisy, title: str, highlight=None, planes=((0, 1), (2, 3), (4, 5))):
+    fig, axes = panel_grid(len(planes), ncols=len(planes), panel_size=(3.6, 3.2))
+    normal = np.ones(X.shape[0], dtype=bool)
+    normal[noisy] = False
+    for ax, (a, b) in zip(axes, planes):
+        for c in np.unique(y[normal]):
+            rows = normal & (y == c)
+            ax.scatter(X[rows, a], X[rows, b], s=4, color=CLUSTER_COLORS[int(c) % 4], label=f"cluster {c + 1}")
+        ax.scatter(X[noisy, a], X[noisy, b], s=10, marker="x", color=NOISE_COLOR, label="noisy instances")
+        if highlight is not None:
+            ax.scatter(X[highlight, a], X[highlight, b], s=28, facecolors="none", edgecolors="black",
+                       linewidths=0.6, label="representatives")
+        ax.set_xlabel(f"f{a + 1}")
+        ax.set_ylabel(f"f{b + 1}")
+        ax.set_title(f"f{a + 1} vs f{b + 1}")
+    _legend_below(fig, axes[:1])
+    fig.suptitle(title)
+    return fig
+
+
+def figure1(X, y, noisy):
+    """Fig. 1: the synthetic data in the (f1, f2), (f3, f4) and (f5, f6) planes, noisy instances in purple."""
+    return _scatter_planes(X, y, noisy, "Fig. 1: synthetic data (4 clusters, noisy instances in purple)")
+
+
+def figure4(X, y, noisy, representatives, removed):
+    """Fig. 4: the representatives NRFS keeps (circled) after dropping the FDD-flagged instances."""
+    true_removed = np.intersect1d(noisy, removed).size
+    title = (f"Fig. 4: {len(representatives)} representatives (circled)\n"
+             f"FDD removed {len(removed)} instances, {true_removed} of the {len(noisy)} noisy ones")
+    return _scatter_planes(X, y, noisy, title, highlight=representatives, planes=((0, 1), (2, 3)))
+
+
+def _panel_order(datasets, groups: dict):
+    return sorted(datasets, key=lambda d: (groups.get(d, "") != "microarray", d))
+
+
+def figure5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict):
+    """Fig. 5: NMI against the number of selected features, one panel per dataset, all-feature K-means dashed."""
+    datasets = _panel_order(curves["dataset"].unique(), groups)
+    fig, axes = panel_grid(len(datasets), ncols=4)
+    for ax, dataset in zip(axes, datasets):
+        sub = curves[curves["dataset"] == dataset]
+        for method in [m for m in FIG5_ORDER if m in set(sub["method"])] + sorted(set(sub["method"]) - set(FIG5_ORDER)):
+            line = sub[sub["method"] == method].sort_values("n_features")
+            ax.plot(line["n_features"], line["nmi"], **method_style(method))
+        ref = kmeans_all[kmeans_all["dataset"] == dataset]["nmi"]
+        if len(ref):
+            ax.axhline(ref.mean(), color="black", linestyle="--", linewidth=1, label="K-means (all features)")
+        ax.set_xlabel("# features")
+        ax.set_ylabel("NMI")
+        ax.set_title(f"{groups.get(dataset, '')}: {dataset}".lstrip(": "))
+    _legend_below(fig, axes)
+    fig.suptitle("Fig. 5: K-means NMI on the selected features")
+    return fig
+
+
+def figure6(qcurves: pd.DataFrame, groups: dict):
+    """Fig. 6: NRFS's NMI for each q, one panel per dataset."""
+    datasets = _panel_order(qcurves["dataset"].unique(), groups)
+    fig, axes = panel_grid(max(1, len(datasets)), ncols=4)
+    markers = "os^Dv<>"
+    for ax, dataset in zip(axes, datasets):
+        sub = qcurves[qcurves["dataset"] == dataset]
+        for i, (q, line) in enumerate(sub.groupby("q")):
+            line = line.sort_values("n_features")
+            ax.plot(line["n_features"], line["nmi"], marker=markers[i % len(markers)], markersize=4, label=f"q={q}")
+        ax.set_xlabel("# features")
+        ax.set_ylabel("NMI")
+        ax.set_title(f"{groups.get(dataset, '')}: {dataset}".lstrip(": "))
+    if datasets:
+        _legend_below(fig, axes)
+    else:
+        axes[0].text(0.5, 0.5, "no dataset was run at several q", ha="center", va="center")
+    fig.suptitle("Fig. 6: NRFS across feature-neighbourhood sizes q")
+    return fig
+
+
+def figure7(times: pd.DataFrame, groups: dict):
+    """Fig. 7: mean fit time of each algorithm, one panel per dataset (NRFS = NRFS-1, with sampling)."""
+    datasets = _panel_order(times["dataset"].unique(), groups)
+    fig, axes = panel_grid(len(datasets), ncols=4)
+    for ax, dataset in zip(axes, datasets):
+        sub = times[times["dataset"] == dataset].set_index("method")
+        methods = [m for m in TIMING_ORDER if m in sub.index]
+        colors = [method_style(m)["color"] or "tab:gray" for m in methods]
+        ax.bar(range(len(methods)), sub.loc[methods, "seconds"], color=colors)
+        ax.set_xticks(range(len(methods)), [("NRFS-1" if m == "NRFS" else m) for m in methods], rotation=45, fontsize=7)
+        ax.set_ylabel("seconds per fit")
+        ax.set_title(f"{groups.get(dataset, '')}: {dataset}".lstrip(": "))
+    fig.suptitle("Fig. 7: running time (one thread per fit; NRFS-1 with sampling, NRFS-2 without)")
+    return fig
+
+
+# ---- claims ---------------------------------------------------------------------------------
+
+
+def _verdict(ok: bool, partly: bool = False) -> str:
+    return "supported" if ok else ("partly supported" if partly else "not supported")
+
+
+def claim_table1(table: pd.DataFrame) -> tuple[str, str]:
+    nrfs = table[table["method"] == "NRFS"]
+    others = table[table["method"] != "NRFS"]
+    if nrfs.empty:
+        return "not evaluated", "NRFS missing from Table I."
+    r = nrfs.iloc[0]
+    picks = min(r.informative_share_all, r.informative_share_normal)
+    nrfs_ok = picks == 1.0 and min(r.nmi_all, r.nmi_normal) >= 0.99
+    worst = others[["nmi_all", "nmi_normal"]].max(axis=1)
+    others_ok = bool((worst <= 0.50).all())
+    text = (f"NRFS picks f1-f4 in {picks:.0%} of the runs (worst variant), NMI {r.nmi_all:.4f} (all) / "
+            f"{r.nmi_normal:.4f} (normal); the other rows reach at most "
+            + ", ".join(f"{m} {v:.3f}" for m, v in zip(others["method"], worst)) + " (published: <= 0.50).")
+    return _verdict(nrfs_ok and others_ok, nrfs_ok), text
+
+
+def claim_sampling(noisy, removed, representatives) -> tuple[str, str]:
+    noisy = np.asarray(noisy)
+    caught = np.intersect1d(noisy, removed).size
+    bad_reps = np.intersect1d(noisy, representatives).size
+    recall = caught / max(noisy.size, 1)
+    text = (f"FDD removed {len(removed)} instances, {caught} of the {noisy.size} noisy ones ({recall:.0%}); "
+            f"{bad_reps} of the {len(representatives)} representatives are noisy instances. "
+            "Criterion: >= 90% of the noisy instances removed and <= 1% noisy representatives.")
+    return _verdict(recall >= 0.9 and bad_reps <= 0.01 * len(representatives), recall >= 0.5), text
+
+
+def _mean_over_counts(curves: pd.DataFrame) -> pd.DataFrame:
+    return curves.groupby(["dataset", "method"])["nmi"].mean().unstack("method")
+
+
+def claim_fig5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict) -> tuple[str, str]:
+    means = _mean_over_counts(curves)
+    means["K-means"] = kmeans_all.groupby("dataset")["nmi"].mean()
+    rivals = [c for c in ("LS", "SPEC", "MCFS", "NDFS", "K-means") if c in means]
+    if "NRFS" not in means or not rivals:
+        return "not evaluated", "NRFS or its competitors missing."
+    best = means["NRFS"] >= means[rivals].max(axis=1)
+    parts = [f"NRFS has the highest mean NMI (over the feature counts) on {int(best.sum())} of {len(best)} datasets"
+             f" ({', '.join(d for d in means.index if best[d]) or 'none'})."]
+    margins_ok = []
+    for group, mcfs_need, km_need in (("microarray", 0.10, 0.25), ("text", 0.25, 1.80)):
+        ds = [d for d in means.index if groups.get(d) == group]
+        if not ds:
+            continue
+        sub = means.loc[ds]
+        gain_mcfs = float((sub["NRFS"] / sub["MCFS"] - 1).mean()) if "MCFS" in sub else np.nan
+        gain_km = float((sub["NRFS"] / sub["K-means"] - 1).mean())
+        margins_ok.append(gain_mcfs > mcfs_need and gain_km > km_need)
+        parts.append(f"{group}: NRFS vs MCFS {gain_mcfs:+.1%} (paper: > +{mcfs_need:.0%}), vs all-feature K-means "
+                     f"{gain_km:+.1%} (paper: > +{km_need:.0%}) on average.")
+    table = means.round(3).reset_index().to_string(index=False)
+    ok = bool(best.all()) and all(margins_ok)
+    return _verdict(ok, bool(best.any()) or any(margins_ok)), " ".join(parts) + f"\n\n```\n{table}\n```"
+
+
+def claim_fig6(qcurves: pd.DataFrame, tolerance: float = 0.05) -> tuple[str, str]:
+    if qcurves.empty:
+        return "not evaluated", "no dataset was run at several q."
+    means = qcurves.groupby(["dataset", "q"])["nmi"].mean().unstack("q")
+    spread = means.max(axis=1) - means.min(axis=1)
+    text = ("Range of NRFS's mean NMI across q per dataset: "
+            + ", ".join(f"{d} {v:.3f}" for d, v in spread.items())
+            + f" (criterion for 'stable': <= {tolerance}).")
+    return _verdict(bool((spread <= tolerance).all()), bool((spread <= tolerance).any())), text
+
+
+def claim_fig7(times: pd.DataFrame) -> tuple[str, str]:
+    total = times.pivot(index="dataset", columns="method", values="seconds").dropna(axis=0, how="any").sum()
+    needed = {"NRFS", "NRFS-2", "MCFS", "NDFS"}
+    if not needed <= set(total.index):
+        return "not evaluated", f"missing timings for {sorted(needed - set(total.index))}."
+    speedup = total["NRFS-2"] / total["NRFS"]
+    vs_mcfs = total["NRFS"] / total["MCFS"]
+    vs_ndfs = total["NDFS"] / total["NRFS"]
+    checks = [speedup >= 1.57, 0.5 <= vs_mcfs <= 2.0, vs_ndfs >= 2.5]
+    text = (f"Summed over the datasets timed for all methods: NRFS-1 {total['NRFS']:.1f} s, NRFS-2 "
+            f"{total['NRFS-2']:.1f} s (NRFS-2 / NRFS-1 = {speedup:.2f}, time cut by {1 - 1 / speedup:.0%}; paper: "
+            f"'57% faster', read as >= 1.57x), MCFS {total['MCFS']:.1f} s (NRFS-1 / MCFS = {vs_mcfs:.2f}; "
+            f"'comparable' read as within 2x), NDFS {total['NDFS']:.1f} s (NDFS / NRFS-1 = {vs_ndfs:.2f}; paper: > 2.5).")
+    return _verdict(all(checks), any(checks)), text
+
+
+def claims_markdown(claims: list[tuple[str, str, str]]) -> str:
+    """``claims`` = (claim, verdict, evidence) triples, in the order of claims.md's NRFS section."""
+    lines = ["# NRFS: claims and verdicts (computed from this run's results)", ""]
+    for claim, verdict, evidence in claims:
+        lines += [f"## {claim}", "", f"**Verdict: {verdict}.**", "", evidence, ""]
+    return "\n".join(lines)

@@ -1,0 +1,70 @@
+"""The kernel-UDFS paper's smoke experiments through Snakemake: Table 1, Figs. 1-2, claims."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.workflow
+
+SMOKE = ["smoke_kudfs_udfs", "smoke_kudfs_table1", "smoke_kudfs_fig1", "smoke_kudfs_fig2"]
+TARGETS = [f"results/smoke_kudfs/{f}" for f in
+           ("table1.csv", "table1.md", "fig1.png", "fig1.pdf", "fig2.csv", "fig2.png", "fig2.pdf", "claims.md")]
+
+
+def snakemake(*args, cwd, env):
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"), *args,
+           "--configfile", str(ROOT / "config/smoke.yaml"), "--config", f"run=[{','.join(SMOKE)}]"]
+    proc = subprocess.run(cmd, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-6000:]}")
+    return proc
+
+
+def test_kudfs_targets_are_part_of_the_default_target(tmp_path):
+    env = {"UFS_DATA_MIRROR": str(tmp_path)}  # a dry run reads no data
+    out = snakemake("-n", "--quiet", "rules", cwd=tmp_path, env=env).stdout
+    for rule in ("kudfs_kernel_pca", "kudfs_kernel_kmeans", "kudfs_distance_ratio", "kudfs_table1",
+                 "kudfs_fig1", "kudfs_fig2_data", "kudfs_fig2", "kudfs_claims"):
+        assert rule in out, f"rule {rule} missing from the DAG:\n{out}"
+
+
+def test_kudfs_smoke_end_to_end(tmp_path, mirror):
+    env = {"UFS_DATA_MIRROR": str(mirror), "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+    snakemake("--cores", "2", *TARGETS, cwd=tmp_path, env=env)
+    report = tmp_path / "results/smoke_kudfs"
+
+    table = pd.read_csv(report / "table1.csv").set_index("dataset")
+    row = table.loc["thyroid"]
+    assert row["d"] == 5
+    assert (row["all_features_published"], row["udfs_published"], row["kernel_udfs_published"]) == (78.7, 78.5, 92.8)
+    for col in ("all_features", "udfs", "kernel_udfs"):
+        assert 50.0 <= row[col] <= 100.0, col
+    assert row["udfs"] >= row["all_features"]  # UDFS's count 5 = all features, and the best is over 1..5
+    assert 1 <= row["kernel_udfs_n_features"] <= 5  # count 6 is evaluated but lies beyond d = 5
+    assert row["kernel_udfs_setting"] in ("kernel_const=0.1", "kernel_const=0.5")
+    assert f"{row['kernel_udfs']:.1f} (92.8)" in (report / "table1.md").read_text()
+
+    curves = pd.read_csv(report / "fig2.csv")
+    assert set(curves["method"]) == {"KernelUDFS", "KernelPCA", "KernelKMeans"}
+    counted = curves[curves["method"] != "KernelKMeans"]
+    assert counted["n_features"].between(1, 5).all() and len(counted) == 10
+    assert curves["acc"].between(0.5, 1.0).all()
+
+    claims = (report / "claims.md").read_text()
+    verdict_rows = [line for line in claims.splitlines() if line.startswith("| Table 1") or line.startswith("| Fig.")]
+    assert len(verdict_rows) == 3
+    assert all(("| holds |" in line) != ("| does not hold |" in line) for line in verdict_rows)
+    assert f"thyroid: {row['kernel_udfs']:.1f} vs UDFS {row['udfs']:.1f}" in claims
+
+    for name in ("fig1", "fig2"):
+        assert (report / f"{name}.png").stat().st_size > 10_000
+        assert (report / f"{name}.pdf").read_bytes()[:4] == b"%PDF"
+    assert list((tmp_path / "logs/kudfs").rglob("*.log")) and list((tmp_path / "benchmarks/kudfs").rglob("*.tsv"))
+    assert "Nothing to be done" in snakemake("-n", *TARGETS, cwd=tmp_path, env=env).stdout

@@ -1,0 +1,292 @@
+# IVFS paper (Li, Wu & Li, AAAI 2020): Table 1, Table 2 (bootstrap stability), Figs. 2-4 and the claims.
+# The paper's grid is large, so its experiments do not use one job per run: one job fits every setting and
+# repetition of one method on one dataset, and one job evaluates them (ufskit.papers.ivfs). The experiment's
+# `protocol` is checked by ufskit.papers.ivfs.check_protocol; outputs go to results/<report_dir>/.
+
+import re
+
+from ufskit.papers import ivfs as IVFS_PAPER
+
+# ---- input functions (to move to common.smk) --------------------------------------------
+
+
+def ivfs_names():
+    """Every IVFS experiment defined (run or not); the IVFS rules match only these."""
+    return [n for n, e in config["experiments"].items() if e["paper"] == "ivfs"]
+
+
+def ivfs_protocol(name):
+    exp = config["experiments"][name]
+    return IVFS_PAPER.check_protocol(exp.get("protocol"), exp["methods"])
+
+
+def ivfs_experiment(report):
+    """The single IVFS experiment of a report folder."""
+    names = [n for n in report_experiments(report) if n in ivfs_names()]
+    if len(names) != 1:
+        raise ValueError(f"report {report!r} needs exactly one IVFS experiment in `run`, got {names}.")
+    return names[0]
+
+
+def ivfs_method_reps(name, method):
+    exp = config["experiments"][name]
+    return int(exp["methods"][method].get("reps", exp.get("reps", 1)))
+
+
+def ivfs_metric_files(wildcards):
+    """The per (dataset, method) metric tables of an IVFS experiment."""
+    exp = config["experiments"][wildcards.experiment]
+    return [f"results/{wildcards.experiment}/ivfs/metrics/{d}/{m}.parquet"
+            for d in experiment_datasets(wildcards.experiment) for m in exp["methods"]]
+
+
+def ivfs_report_input(what):
+    """Input function of a report rule: `what` of the report's IVFS experiment."""
+
+    def inputs(wildcards):
+        name = ivfs_experiment(wildcards.report)
+        if what == "summary":
+            return f"results/{name}/summary.csv"
+        if what == "stability":
+            return [f"results/{name}/ivfs/stability/{d}.parquet" for d in experiment_datasets(name)]
+        chain = config["experiments"][name]["preprocess"]
+        return [f"resources/prepared/{chain}/{d}.json" for d in experiment_datasets(name)]
+
+    return inputs
+
+
+def ivfs_report_params(wildcards):
+    """What the report scripts need from the config: datasets (excluded ones too), methods, protocol."""
+    name = ivfs_experiment(wildcards.report)
+    exp = config["experiments"][name]
+    return {"experiment": name, "datasets": exp["datasets"], "excluded": EXCLUDED, "methods": exp["methods"],
+            "protocol": ivfs_protocol(name)}
+
+
+def ivfs_targets(report):
+    files = ["table1.csv", "table1.md", "table2.csv", "table2.md", "claims.md"]
+    files += [f"{fig}.{ext}" for fig in ("fig2", "fig3", "fig4") for ext in ("csv", "png", "pdf")]
+    return [f"results/{report}/{f}" for f in files]
+
+
+PAPER_TARGETS["ivfs"] = ivfs_targets
+
+for _name in ivfs_names():
+    ivfs_protocol(_name)  # a bad protocol fails at start-up
+
+
+def ivfs_pattern(names):
+    """A wildcard constraint matching exactly `names` (never matching when there are none)."""
+    return "|".join(re.escape(n) for n in sorted(names)) or "(?!)"
+
+
+IVFS_EXPERIMENT = ivfs_pattern(ivfs_names())
+IVFS_REPORT = ivfs_pattern({report_dir(n) for n in ivfs_names()})
+
+
+# ---- selection and evaluation, batched per dataset and method ---------------------------
+
+
+rule ivfs_select:
+    input:
+        prepared_data,
+    output:
+        "results/{experiment}/ivfs/selections/{dataset}/{method}.npz",
+    wildcard_constraints:
+        experiment=IVFS_EXPERIMENT,
+    params:
+        selector=lambda w: config["experiments"][w.experiment]["methods"][w.method]["selector"],
+        settings=lambda w: ex.method_settings(config["experiments"][w.experiment])[w.method],
+        reps=lambda w: ivfs_method_reps(w.experiment, w.method),
+        seed=config["seed"],
+    log:
+        "logs/ivfs/select/{experiment}/{dataset}/{method}.log",
+    benchmark:
+        "benchmarks/ivfs/select/{experiment}/{dataset}/{method}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+    conda:
+        ENV
+    script:
+        "../../scripts/ivfs_select.py"
+
+
+rule ivfs_evaluate:
+    input:
+        data=prepared_data,
+        bundle="results/{experiment}/ivfs/selections/{dataset}/{method}.npz",
+        diagram="results/{experiment}/shared/{dataset}/h1_diagram.npz",
+    output:
+        "results/{experiment}/ivfs/metrics/{dataset}/{method}.parquet",
+    wildcard_constraints:
+        experiment=IVFS_EXPERIMENT,
+    params:
+        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        metrics=lambda w: config["experiments"][w.experiment]["metrics"],
+        methods=lambda w: config["experiments"][w.experiment]["methods"],
+        protocol=lambda w: ivfs_protocol(w.experiment),
+        seed=config["seed"],
+    log:
+        "logs/ivfs/evaluate/{experiment}/{dataset}/{method}.log",
+    benchmark:
+        "benchmarks/ivfs/evaluate/{experiment}/{dataset}/{method}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+    conda:
+        ENV
+    script:
+        "../../scripts/ivfs_evaluate.py"
+
+
+# The IVFS experiments' long table comes from the batched metric files, not from one file per run.
+ruleorder: ivfs_aggregate > aggregate_metrics
+
+
+rule ivfs_aggregate:
+    input:
+        ivfs_metric_files,
+    output:
+        "results/{experiment}/metrics.parquet",
+    wildcard_constraints:
+        experiment=IVFS_EXPERIMENT,
+    log:
+        "logs/aggregate/{experiment}.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/aggregate.py"
+
+
+rule ivfs_stability:
+    input:
+        prepared_data,
+    output:
+        "results/{experiment}/ivfs/stability/{dataset}.parquet",
+    wildcard_constraints:
+        experiment=IVFS_EXPERIMENT,
+    params:
+        methods=lambda w: config["experiments"][w.experiment]["methods"],
+        protocol=lambda w: ivfs_protocol(w.experiment),
+        seed=config["seed"],
+    log:
+        "logs/ivfs/stability/{experiment}/{dataset}.log",
+    benchmark:
+        "benchmarks/ivfs/stability/{experiment}/{dataset}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+    conda:
+        ENV
+    script:
+        "../../scripts/ivfs_stability.py"
+
+
+# ---- tables, figures and claims of a report folder --------------------------------------
+
+# The ILS paper's report rules write the same file names to their own folders.
+ruleorder: ivfs_table1 > ils_table1
+ruleorder: ivfs_curve_figure > ils_orl_figure
+ruleorder: ivfs_curve_figure > ils_fig2_curves
+ruleorder: ivfs_curve_figure > ils_fig3_curves
+ruleorder: ivfs_claims > ils_claims
+
+
+rule ivfs_table1:
+    input:
+        published=REPO / "config/published/ivfs_table1.csv",
+        summary=ivfs_report_input("summary"),
+        info=ivfs_report_input("info"),
+    output:
+        csv="results/{report}/table1.csv",
+        md="results/{report}/table1.md",
+    wildcard_constraints:
+        report=IVFS_REPORT,
+    params:
+        config=ivfs_report_params,
+    log:
+        "logs/ivfs/{report}/table1.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/ivfs_table1.py"
+
+
+rule ivfs_table2:
+    input:
+        published=REPO / "config/published/ivfs_table2.csv",
+        stability=ivfs_report_input("stability"),
+    output:
+        csv="results/{report}/table2.csv",
+        md="results/{report}/table2.md",
+    wildcard_constraints:
+        report=IVFS_REPORT,
+    params:
+        config=ivfs_report_params,
+    log:
+        "logs/ivfs/{report}/table2.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/ivfs_table2.py"
+
+
+rule ivfs_curve_figure:
+    input:
+        published=REPO / "config/published/ivfs_table1.csv",
+        summary=ivfs_report_input("summary"),
+        info=ivfs_report_input("info"),
+    output:
+        csv="results/{report}/{figure}.csv",
+        png="results/{report}/{figure}.png",
+        pdf="results/{report}/{figure}.pdf",
+    wildcard_constraints:
+        report=IVFS_REPORT,
+        figure="fig2|fig3",
+    params:
+        config=ivfs_report_params,
+    log:
+        "logs/ivfs/{report}/{figure}.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/ivfs_curve_figure.py"
+
+
+rule ivfs_fig4:
+    input:
+        summary=ivfs_report_input("summary"),
+    output:
+        csv="results/{report}/fig4.csv",
+        png="results/{report}/fig4.png",
+        pdf="results/{report}/fig4.pdf",
+    wildcard_constraints:
+        report=IVFS_REPORT,
+    params:
+        config=ivfs_report_params,
+    log:
+        "logs/ivfs/{report}/fig4.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/ivfs_fig4.py"
+
+
+rule ivfs_claims:
+    input:
+        table1="results/{report}/table1.csv",
+        table2="results/{report}/table2.csv",
+        fig2="results/{report}/fig2.csv",
+        fig3="results/{report}/fig3.csv",
+        fig4="results/{report}/fig4.csv",
+    output:
+        "results/{report}/claims.md",
+    wildcard_constraints:
+        report=IVFS_REPORT,
+    log:
+        "logs/ivfs/{report}/claims.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/ivfs_claims.py"
