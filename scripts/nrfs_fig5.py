@@ -1,6 +1,7 @@
 """Rule nrfs_fig5: NMI against the number of selected features, one panel per dataset."""
 
 import json
+from pathlib import Path
 
 import pandas as pd
 
@@ -10,7 +11,7 @@ from ufskit.runlog import start
 
 start(snakemake.log[0])
 frame = pd.concat([pd.read_parquet(p) for p in snakemake.input.metrics], ignore_index=True)
-n_samples = {name: json.load(open(p))["n_samples"] for name, p in zip(snakemake.params.names, snakemake.input.summaries)}
+n_samples = {name: json.loads(Path(p).read_text())["n_samples"] for name, p in zip(snakemake.params.names, snakemake.input.summaries)}
 curves = nmi_curves(frame, param_columns(snakemake.params.experiments), n_samples)
 curves.to_csv(snakemake.output.csv, index=False)
 kmeans_all = pd.concat([pd.read_parquet(p) for p in snakemake.input.kmeans_all], ignore_index=True)

@@ -11,7 +11,7 @@ from ufskit.selectors import make_selector
 log = start(snakemake.log[0], snakemake.threads)
 spec = snakemake.params.spec
 ds = load_dataset(snakemake.input[0])
-params = resolve_params(spec["params"], n_classes=ds.n_classes)
+params = resolve_params(spec["params"], n_classes=ds.n_classes, n_samples=ds.X.shape[0])
 selector = make_selector(spec["selector"], **params)
 if "random_state" in selector.get_params():
     selector.set_params(random_state=snakemake.params.seed)

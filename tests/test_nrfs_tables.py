@@ -138,8 +138,8 @@ def metrics_frame():
     rows = []
 
     def add(exp, method, slug, rep, count, metric, value):
-        rows.append(dict(experiment=exp, dataset="D", method=method, params=slug, rep=rep, n_features=count,
-                         metric=metric, value=value))
+        rows.append({"experiment": exp, "dataset": "D", "method": method, "params": slug, "rep": rep,
+                     "n_features": count, "metric": metric, "value": value})
 
     for count in (200, 1000):
         add("base", "MCFS", "max_nonzero=200_n_clusters=4", 0, count, "kmeans_nmi", 0.2 + count / 1e4)

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 KEYS = ["dataset", "method", "params", "n_features", "metric"]
-LOWER_IS_BETTER = ("Linf", "L1_over_n2", "L2", "w11", "winf", "fit_seconds")
+LOWER_IS_BETTER = ("Linf", "L1_over_n2", "L2", "w11", "winf", "w11_literal", "winf_literal", "fit_seconds")
 _PACKAGES = ("ufskit", "numpy", "scipy", "scikit-learn", "gudhi", "pandas")
 
 

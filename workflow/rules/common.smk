@@ -1,6 +1,7 @@
 # Config validation, the dataset registry and every input function of the workflow.
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -148,13 +149,23 @@ def experiment_summaries(wildcards):
 # ---- targets ----------------------------------------------------------------------------
 
 
-# Each paper's rule file registers a function: report folder name -> the paper's tables and figures.
+# Each paper's .smk file registers a function (report folder name -> its tables and figures) here.
 PAPER_TARGETS = {}
 
 
 def report_dir(name):
     exp = config["experiments"][name]
     return exp.get("report_dir", exp["paper"])
+
+
+def exactly(names):
+    """A wildcard constraint matching exactly `names` (never matching when there are none)."""
+    return "|".join(re.escape(n) for n in sorted(set(names))) or "(?!)"
+
+
+def paper_reports(paper):
+    """Report folders of every configured experiment of `paper` (for wildcard constraints)."""
+    return {report_dir(n) for n, e in config["experiments"].items() if e["paper"] == paper}
 
 
 def report_experiments(report):

@@ -6,7 +6,7 @@ include: "ils_common.smk"
 
 
 wildcard_constraints:
-    report=r"[^/]+",
+    report=exactly(paper_reports("ils")),
     n_clusters=r"\d+",
     n_train=r"\d+",
 

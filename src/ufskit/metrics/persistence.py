@@ -63,13 +63,20 @@ def diagram_distances(a, b, *, delta: float = 1e-4) -> dict:
     relative error of ``delta`` (hera's parameter; hera's own default, 0.01,
     allows 1 %). winf = gudhi.bottleneck_distance (l_inf ground norm, a point
     to the diagonal costs (d - b) / 2), exact up to the last bits of a double.
-    Empty diagrams are allowed.
+    Empty diagrams are allowed. Diagrams within 1e-12 in bottleneck distance
+    get w11 = 0: hera's Wasserstein does not terminate on such a pair (found
+    on a subset holding every feature, whose diagram differs from the full one
+    by 1e-16).
     """
     a = _check_diagram(a, "a")
     b = _check_diagram(b, "b")
     if not delta > 0:
         raise ValueError(f"delta={delta!r} must be > 0.")
-    return {
-        "w11": float(gudhi.hera.wasserstein_distance(a, b, order=1, internal_p=1, delta=delta)),
-        "winf": float(gudhi.bottleneck_distance(a, b)),
-    }
+    winf = float(gudhi.bottleneck_distance(a, b))
+    if winf <= _SAME:  # hera's Wasserstein never returns on diagrams that differ only by rounding (measured)
+        return {"w11": 0.0, "winf": winf}
+    return {"w11": float(gudhi.hera.wasserstein_distance(a, b, order=1, internal_p=1, delta=delta)), "winf": winf}
+
+
+# Diagrams this close in bottleneck distance are the same up to rounding: then w11 <= 2 (|a| + |b|) winf ~ 0.
+_SAME = 1e-12

@@ -258,10 +258,10 @@ def draw_fig4(frame: pd.DataFrame):
         ax.axhline(1.0, color="gray", linestyle=":", linewidth=1)
         ax.set_title(f"relative {FIG4_LABELS.get(metric, metric)}")
         ax.set_xlabel("sub-sampling ratio n~/n")
-        ax.set_ylabel("relative performance (1 = largest k, n~/n)")
+        ax.set_ylabel("relative performance")
         ax.grid(alpha=0.3)
         ax.legend(fontsize="small")
-    fig.suptitle("IVFS-linf: relative performance over k and n~/n (mean over datasets, counts, d~)")
+    fig.suptitle("IVFS-linf: performance relative to the largest k and n~/n (= 1), mean over datasets, counts, d~")
     return fig
 
 

@@ -29,13 +29,13 @@ VARIANTS = ("all", "normal")
 # ---- clustering ---------------------------------------------------------------------------
 
 
-def njw_labels(X, n_clusters: int, *, sigma=None, n_init: int = 100, max_iter: int = 100, random_state) -> np.ndarray:
-    """Ng-Jordan-Weiss spectral clustering (NIPS 2001), steps 1-5 of their algorithm.
+def njw_embedding(X, n_clusters: int, *, sigma=None) -> np.ndarray:
+    """Steps 1-4 of Ng-Jordan-Weiss spectral clustering (NIPS 2001): the row-normalised spectral embedding.
 
     A_ij = exp(-||x_i - x_j||^2 / (2 sigma^2)) with A_ii = 0, L = D^-1/2 A D^-1/2, the
-    ``n_clusters`` largest eigenvectors of L as columns, rows scaled to unit length,
-    then K-means (best WCSS of ``n_init`` starts). ``sigma=None`` takes NRFS's adaptive
-    width (mean distance to the round(n / c) nearest instances, Sec. VI-A).
+    ``n_clusters`` largest eigenvectors of L as columns, rows scaled to unit length.
+    ``sigma=None`` takes NRFS's adaptive width (mean distance to the round(n / c)
+    nearest instances, Sec. VI-A).
     """
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[0]
@@ -51,8 +51,13 @@ def njw_labels(X, n_clusters: int, *, sigma=None, n_init: int = 100, max_iter: i
     inv_sqrt = 1.0 / np.sqrt(np.maximum(A.sum(axis=1), np.finfo(float).tiny))
     L = A * inv_sqrt[:, None] * inv_sqrt[None, :]
     _, V = scipy.linalg.eigh(L, subset_by_index=[n - n_clusters, n - 1])
-    V /= np.maximum(np.linalg.norm(V, axis=1, keepdims=True), np.finfo(float).tiny)
-    return M.kmeans_labels(V, n_clusters, n_init=n_init, max_iter=max_iter, random_state=random_state)
+    return V / np.maximum(np.linalg.norm(V, axis=1, keepdims=True), np.finfo(float).tiny)
+
+
+def njw_labels(X, n_clusters: int, *, sigma=None, n_init: int = 100, max_iter: int = 100, random_state) -> np.ndarray:
+    """NJW spectral clustering: K-means (best WCSS of ``n_init`` starts) on ``njw_embedding``."""
+    return M.kmeans_labels(njw_embedding(X, n_clusters, sigma=sigma), n_clusters, n_init=n_init,
+                           max_iter=max_iter, random_state=random_state)
 
 
 def runs_per_rep(total_runs: int, reps: int) -> int:
@@ -78,7 +83,7 @@ def table1_runs(X, y, noise_indices, method: str, *, count: int, spec=None, sele
     Variant "all": the method sees every instance (normal and noisy); "normal": the noisy
     instances are removed first. Either way the clustering covers the variant's instances
     and NMI is scored on the normal ones. ``method`` in ``REFERENCES`` clusters all features
-    (K-means or NJW); otherwise ``spec`` = {selector, params} and ``selections`` holds the
+    (K-means, or NJW: K-means on its spectral embedding, computed once per variant); otherwise ``spec`` = {selector, params} and ``selections`` holds the
     ``count``-feature subsets of the selector's runs on all instances (the workflow's
     selections); the "normal" variant refits the selector on the normal instances, once
     per run in ``selections``. Each selector run gets total_runs / runs K-means runs.
@@ -94,7 +99,7 @@ def table1_runs(X, y, noise_indices, method: str, *, count: int, spec=None, sele
         keep = np.ones_like(normal) if variant == "all" else normal
         Xv, yv, score = X[keep], y[keep], normal[keep]
         if method in REFERENCES:
-            cluster = njw_labels if method == "NJW" else M.kmeans_labels
+            space = njw_embedding(Xv, n_clusters) if method == "NJW" else Xv
             subsets = [None]
         elif spec is None or not len(selections):
             raise ValueError(f"method {method!r}: a selector needs its spec and at least one selection.")
@@ -105,11 +110,10 @@ def table1_runs(X, y, noise_indices, method: str, *, count: int, spec=None, sele
                        for r in range(len(selections))]
         per = runs_per_rep(total_runs, len(subsets))
         for r, feats in enumerate(subsets):
-            Xs = Xv if feats is None else Xv[:, feats]
+            Xs = space if feats is None else Xv[:, feats]
             for k in range(per):
                 run = r * per + k
-                s = derive_seed(seed, variant, run)
-                labels = (cluster if feats is None else M.kmeans_labels)(Xs, n_clusters, random_state=s, **opts)
+                labels = M.kmeans_labels(Xs, n_clusters, random_state=derive_seed(seed, variant, run), **opts)
                 rows.append({"method": method, "variant": variant, "run": run,
                              "nmi": M.nmi(yv[score], labels[score], average_method=kmeans.get("nmi_average", "sqrt")),
                              "selected": "" if feats is None else " ".join(map(str, sorted(int(f) for f in feats)))})
@@ -179,11 +183,10 @@ def table2_markdown(summaries: dict, published: pd.DataFrame) -> str:
              "| dataset | #instances | #features | #clusters | preprocessing |", "|---|---|---|---|---|"]
     for name, s in summaries.items():
         p = pub.loc[name] if name in pub.index else None
-        def cell(value, key):
-            return f"{value}" if p is None else f"{value} ({int(p[key])})"
+        cell = {key: (f"{s[field]}" if p is None else f"{s[field]} ({int(p[key])})")
+                for key, field in (("instances", "n_samples"), ("features", "n_features"), ("clusters", "n_classes"))}
         steps = ", ".join(step.get("step", "?") for step in s.get("preprocessing", [])) or "none"
-        lines.append(f"| {name} | {cell(s['n_samples'], 'instances')} | {cell(s['n_features'], 'features')} "
-                     f"| {cell(s['n_classes'], 'clusters')} | {steps} |")
+        lines.append(f"| {name} | {cell['instances']} | {cell['features']} | {cell['clusters']} | {steps} |")
     return "\n".join(lines) + "\n"
 
 
@@ -422,8 +425,9 @@ def claim_fig5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict) -> 
     if "NRFS" not in means or not rivals:
         return "not evaluated", "NRFS or its competitors missing."
     best = means["NRFS"] >= means[rivals].max(axis=1)
-    parts = [f"NRFS has the highest mean NMI (over the feature counts) on {int(best.sum())} of {len(best)} datasets"
-             f" ({', '.join(d for d in means.index if best[d]) or 'none'})."]
+    winners = ", ".join(d for d in means.index if best[d]) or "none"
+    parts = [f"NRFS has the highest mean NMI (over the feature counts) on {int(best.sum())} of {len(best)} datasets "
+             + f"({winners})."]
     margins_ok = []
     for group, mcfs_need, km_need in (("microarray", 0.10, 0.25), ("text", 0.25, 1.80)):
         ds = [d for d in means.index if groups.get(d) == group]
@@ -445,9 +449,8 @@ def claim_fig6(qcurves: pd.DataFrame, tolerance: float = 0.05) -> tuple[str, str
         return "not evaluated", "no dataset was run at several q."
     means = qcurves.groupby(["dataset", "q"])["nmi"].mean().unstack("q")
     spread = means.max(axis=1) - means.min(axis=1)
-    text = ("Range of NRFS's mean NMI across q per dataset: "
-            + ", ".join(f"{d} {v:.3f}" for d, v in spread.items())
-            + f" (criterion for 'stable': <= {tolerance}).")
+    ranges = ", ".join(f"{d} {v:.3f}" for d, v in spread.items())
+    text = f"Range of NRFS's mean NMI across q per dataset: {ranges} (criterion for 'stable': <= {tolerance})."
     return _verdict(bool((spread <= tolerance).all()), bool((spread <= tolerance).any())), text
 
 

@@ -1,6 +1,6 @@
 """Time and memory of the selectors, this project's against skfeature-chappers, in one run.
 
-    python benchmarks/selectors.py --mirror PATH [--datasets ...] [--methods ...] [--timeout S]
+    python benchmarks/bench_selectors.py --mirror PATH [--datasets ...] [--methods ...] [--timeout S]
 
 For every dataset (z-scored, constant features dropped) and every selector
 registered in ``ufskit.selectors`` (LaplacianScore, SPEC, MCFS, and NDFS/UDFS
@@ -28,24 +28,18 @@ its own defaults. The mirror defaults to $UFS_DATA_MIRROR.
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import resource
+import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
 
-# this file shares its name with the standard library's ``selectors`` (which subprocess
-# imports): keep the script's own folder off the import path
-if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.path.dirname(os.path.abspath(__file__)):
-    del sys.path[0]
-
-import argparse  # noqa: E402
-import json  # noqa: E402
-import resource  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import numpy as np  # noqa: E402
-import scipy.io  # noqa: E402
+import numpy as np
+import scipy.io
 
 DATASETS = {
     "lymphoma": "microarray/lymphoma.mat",

@@ -1,0 +1,77 @@
+# Input functions, targets and constants of the IVFS paper's rules (ivfs.smk).
+
+
+import re
+
+from ufskit.papers import ivfs as IVFS_PAPER
+
+# ---- input functions --------------------------------------------
+
+
+def ivfs_names():
+    """Every IVFS experiment defined (run or not); the IVFS rules match only these."""
+    return [n for n, e in config["experiments"].items() if e["paper"] == "ivfs"]
+
+
+def ivfs_protocol(name):
+    exp = config["experiments"][name]
+    return IVFS_PAPER.check_protocol(exp.get("protocol"), exp["methods"])
+
+
+def ivfs_experiment(report):
+    """The single IVFS experiment of a report folder."""
+    names = [n for n in report_experiments(report) if n in ivfs_names()]
+    if len(names) != 1:
+        raise ValueError(f"report {report!r} needs exactly one IVFS experiment in `run`, got {names}.")
+    return names[0]
+
+
+def ivfs_method_reps(name, method):
+    exp = config["experiments"][name]
+    return int(exp["methods"][method].get("reps", exp.get("reps", 1)))
+
+
+def ivfs_metric_files(wildcards):
+    """The per (dataset, method) metric tables of an IVFS experiment."""
+    exp = config["experiments"][wildcards.experiment]
+    return [f"results/{wildcards.experiment}/ivfs/metrics/{d}/{m}.parquet"
+            for d in experiment_datasets(wildcards.experiment) for m in exp["methods"]]
+
+
+def ivfs_report_input(what):
+    """Input function of a report rule: `what` of the report's IVFS experiment."""
+
+    def inputs(wildcards):
+        name = ivfs_experiment(wildcards.report)
+        if what == "summary":
+            return f"results/{name}/summary.csv"
+        if what == "stability":
+            return [f"results/{name}/ivfs/stability/{d}.parquet" for d in experiment_datasets(name)]
+        chain = config["experiments"][name]["preprocess"]
+        return [f"resources/prepared/{chain}/{d}.json" for d in experiment_datasets(name)]
+
+    return inputs
+
+
+def ivfs_report_params(wildcards):
+    """What the report scripts need from the config: datasets (excluded ones too), methods, protocol."""
+    name = ivfs_experiment(wildcards.report)
+    exp = config["experiments"][name]
+    return {"experiment": name, "datasets": exp["datasets"], "excluded": EXCLUDED, "methods": exp["methods"],
+            "protocol": ivfs_protocol(name)}
+
+
+def ivfs_targets(report):
+    files = ["table1.csv", "table1.md", "table2.csv", "table2.md", "claims.md"]
+    files += [f"{fig}.{ext}" for fig in ("fig2", "fig3", "fig4") for ext in ("csv", "png", "pdf")]
+    return [f"results/{report}/{f}" for f in files]
+
+
+PAPER_TARGETS["ivfs"] = ivfs_targets
+
+for _name in ivfs_names():
+    ivfs_protocol(_name)  # a bad protocol fails at start-up
+
+
+IVFS_EXPERIMENT = exactly(ivfs_names())
+IVFS_REPORT = exactly(paper_reports("ivfs"))

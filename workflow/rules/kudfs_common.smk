@@ -1,0 +1,93 @@
+# Input functions, targets and constants of the KUDFS paper's rules (kudfs.smk).
+
+
+
+from ufskit.papers import kudfs as KUDFS_PAPER
+
+# ---- input functions --------------------------------------------
+
+KUDFS_ROLES = ("udfs", "table1", "fig1", "fig2")
+KUDFS_REPORTS = sorted(paper_reports("kudfs"))
+KUDFS_PUBLISHED = str(REPO / "config/published/kudfs_table1.csv")
+
+
+def kudfs_experiment(report, role):
+    """The one experiment of `report` named *_<role>, or None."""
+    names = [n for n in report_experiments(report)
+             if config["experiments"][n]["paper"] == "kudfs" and n.endswith(f"_{role}")]
+    if len(names) > 1:
+        raise ValueError(f"report {report!r} has several kernel-UDFS {role!r} experiments: {names}.")
+    return names[0] if names else None
+
+
+def kudfs_require(report, role):
+    name = kudfs_experiment(report, role)
+    if name is None:
+        raise ValueError(f"report {report!r}: no experiment named *_{role} in `run`.")
+    return name
+
+
+def kudfs_summaries(name):
+    """Prepared-data summaries of an experiment (they give each dataset's original dimension d)."""
+    chain = config["experiments"][name]["preprocess"]
+    return [f"resources/prepared/{chain}/{d}.json" for d in experiment_datasets(name)]
+
+
+def kudfs_methods(name):
+    """Labels of the experiment's kernel-UDFS methods."""
+    return [m for m, spec in config["experiments"][name]["methods"].items() if spec["selector"] == "KernelUDFS"]
+
+
+def kudfs_kernel_sigma(name):
+    """The one fixed RBF width of the experiment's kernel UDFS: the competitors use the same kernel."""
+    sigmas = {p.get("sigma") for m in kudfs_methods(name) for p in ex.settings_by_slug(config["experiments"][name], m).values()}
+    if len(sigmas) != 1 or None in sigmas:
+        raise ValueError(f"experiment {name!r}: Kernel PCA / Kernel K-means need one fixed kernel-UDFS sigma, got {sigmas}.")
+    return float(sigmas.pop())
+
+
+def kudfs_setting_labels(name):
+    """Params slug -> short label (the grid's keys, else the kernel and l2,1 parameters) of the kernel-UDFS settings."""
+    labels = {}
+    for method in kudfs_methods(name):
+        spec = config["experiments"][name]["methods"][method]
+        keys = sorted(spec.get("grid", {})) or [k for k in ("kernel_const", "sigma", "gamma", "lam")
+                                                 if k in spec.get("params", {})]
+        for slug, params in ex.settings_by_slug(config["experiments"][name], method).items():
+            labels[slug] = ", ".join(f"{k}={params[k]:g}" for k in keys)
+    return labels
+
+
+def kudfs_competitor_files(name):
+    return [f"results/{name}/kudfs/{d}/{what}.parquet" for d in experiment_datasets(name)
+            for what in ("kernel_pca", "kernel_kmeans")]
+
+
+def kudfs_ratio_files(name):
+    """Setting label -> distance-ratio curves of the fig1 experiment's kernel-UDFS runs (first repetition)."""
+    datasets = experiment_datasets(name)
+    if len(datasets) != 1:
+        raise ValueError(f"experiment {name!r}: Fig. 1 is drawn for one dataset, got {datasets}.")
+    labels = kudfs_setting_labels(name)
+    return {labels[slug]: f"results/{name}/kudfs/distance_ratio/{datasets[0]}/{m}/{slug}/rep0.parquet"
+            for m in kudfs_methods(name) for slug in ex.settings_by_slug(config["experiments"][name], m)}
+
+
+def kudfs_targets(report):
+    """The paper's tables and figures for `report`, for the roles its experiments cover."""
+    have = {role for role in KUDFS_ROLES if kudfs_experiment(report, role)}
+    out = []
+    if {"udfs", "table1"} <= have:
+        out += ["table1.csv", "table1.md"]
+    if "fig1" in have:
+        out += ["fig1.png", "fig1.pdf"]
+    if "fig2" in have:
+        out += ["fig2.csv", "fig2.png", "fig2.pdf"]
+    if have == set(KUDFS_ROLES):
+        out.append("claims.md")
+    return [f"results/{report}/{f}" for f in out]
+
+
+PAPER_TARGETS["kudfs"] = kudfs_targets
+
+KUDFS_REPORT_RE = exactly(KUDFS_REPORTS)

@@ -1,0 +1,142 @@
+# Input functions, targets and constants of the NRFS paper's rules (nrfs.smk).
+
+
+
+from ufskit.papers.nrfs import REFERENCES
+
+# ---- input functions -----------------------------------------------
+
+NRFS_SYNTHETIC = "nrfs_synthetic"
+# the report folders of NRFS experiments: the {folder} rules below match only these (never another
+# paper's results/<report>/fig1.png)
+NRFS_FOLDERS = exactly(paper_reports("nrfs"))
+
+
+def nrfs_experiments(folder):
+    return [e for e in report_experiments(folder) if config["experiments"][e]["paper"] == "nrfs"]
+
+
+def nrfs_synthetic_experiment(folder):
+    """The report's experiment on the synthetic data (Table I, Fig. 1 and 4), or None."""
+    names = [e for e in nrfs_experiments(folder) if NRFS_SYNTHETIC in experiment_datasets(e)]
+    if len(names) > 1:
+        raise ValueError(f"report folder {folder!r}: several experiments on {NRFS_SYNTHETIC}: {names}.")
+    return names[0] if names else None
+
+
+def nrfs_real_experiments(folder):
+    """The report's experiments on the paper's real datasets (Fig. 5-7, Table II)."""
+    return [e for e in nrfs_experiments(folder) if NRFS_SYNTHETIC not in experiment_datasets(e)]
+
+
+def nrfs_total_runs(experiment):
+    """The paper's "30 runs": selector runs x K-means runs per selection of the experiment."""
+    exp = config["experiments"][experiment]
+    return int(exp.get("reps", 1)) * int(exp["metrics"]["kmeans"].get("n_runs", 10))
+
+
+def nrfs_single_setting(experiment, method):
+    """(slug, spec, reps) of a method that has exactly one parameter setting."""
+    exp = config["experiments"][experiment]
+    settings = ex.settings_by_slug(exp, method)
+    if len(settings) != 1:
+        raise ValueError(f"experiment {experiment!r}: Table I needs one setting of {method!r}, got {sorted(settings)}.")
+    (slug, params), = settings.items()
+    spec = exp["methods"][method]
+    return slug, {"selector": spec["selector"], "params": params}, int(spec.get("reps", exp.get("reps", 1)))
+
+
+def nrfs_table1_methods(experiment):
+    return list(REFERENCES) + list(config["experiments"][experiment]["methods"])
+
+
+def nrfs_table1_selections(wildcards):
+    """The selector's runs on all instances (the workflow's selections); none for K-means and NJW."""
+    if wildcards.method in REFERENCES:
+        return []
+    slug, _, reps = nrfs_single_setting(wildcards.experiment, wildcards.method)
+    base = f"results/{wildcards.experiment}/selections/{wildcards.dataset}/{wildcards.method}/{slug}"
+    return [f"{base}/rep{r}.npz" for r in range(reps)]
+
+
+def nrfs_table1_spec(wildcards):
+    if wildcards.method in REFERENCES:
+        return None
+    return nrfs_single_setting(wildcards.experiment, wildcards.method)[1]
+
+
+def nrfs_synthetic_data(wildcards):
+    exp = nrfs_synthetic_experiment(wildcards.folder)
+    return f"resources/prepared/{config['experiments'][exp]['preprocess']}/{NRFS_SYNTHETIC}.npz"
+
+
+def nrfs_table1_runs(wildcards):
+    exp = nrfs_synthetic_experiment(wildcards.folder)
+    return [f"results/{exp}/nrfs_table1/{NRFS_SYNTHETIC}/{m}.parquet" for m in nrfs_table1_methods(exp)]
+
+
+def nrfs_sampling_spec(wildcards):
+    """The synthetic experiment's NRFS setting (with sampling) whose representatives Fig. 4 shows."""
+    exp = nrfs_synthetic_experiment(wildcards.folder)
+    labels = [m for m, s in config["experiments"][exp]["methods"].items()
+              if s["selector"] == "NRFS" and s.get("params", {}).get("sampling", True)]
+    if not labels:
+        raise ValueError(f"experiment {exp!r} has no NRFS method with sampling for Fig. 4.")
+    return nrfs_single_setting(exp, labels[0])[1]
+
+
+def nrfs_metric_tables(wildcards):
+    return [f"results/{e}/metrics.parquet" for e in nrfs_real_experiments(wildcards.folder)]
+
+
+def nrfs_dataset_owner(folder):
+    """Dataset -> the first real experiment using it (its chain and K-means protocol serve the reference)."""
+    owner = {}
+    for e in nrfs_real_experiments(folder):
+        for d in experiment_datasets(e):
+            owner.setdefault(d, e)
+    return owner
+
+
+def nrfs_kmeans_all(wildcards):
+    return [f"results/{e}/nrfs_kmeans_all/{d}.parquet" for d, e in nrfs_dataset_owner(wildcards.folder).items()]
+
+
+def nrfs_summaries(wildcards):
+    owner = nrfs_dataset_owner(wildcards.folder)
+    return [f"resources/prepared/{config['experiments'][e]['preprocess']}/{d}.json" for d, e in owner.items()]
+
+
+def nrfs_groups(wildcards):
+    """Dataset -> "text" (a tf-idf chain in the registry) or "microarray"."""
+    return {d: ("text" if "tfidf" in dataset_entry(REGISTRY, d).get("preprocess", []) else "microarray")
+            for d in nrfs_dataset_owner(wildcards.folder)}
+
+
+def nrfs_real_configs(wildcards):
+    return {e: config["experiments"][e] for e in nrfs_real_experiments(wildcards.folder)}
+
+
+def nrfs_claim_inputs(wildcards):
+    folder = wildcards.folder
+    inputs = {}
+    if nrfs_synthetic_experiment(folder):
+        inputs.update(table1=f"results/{folder}/table1.csv", sampling=f"results/{folder}/nrfs_sampling.npz")
+    if nrfs_real_experiments(folder):
+        inputs.update(fig5=f"results/{folder}/fig5.csv", fig6=f"results/{folder}/fig6.csv",
+                      fig7=f"results/{folder}/fig7.csv", kmeans_all=nrfs_kmeans_all(wildcards))
+    return inputs
+
+
+def nrfs_targets(folder):
+    """The NRFS tables and figures under results/<report>/."""
+    figures = lambda *names: [f"results/{folder}/{n}.{ext}" for n in names for ext in ("png", "pdf")]
+    out = [f"results/{folder}/claims.md"]
+    if nrfs_synthetic_experiment(folder):
+        out += [f"results/{folder}/table1.csv", f"results/{folder}/table1.md", *figures("fig1", "fig4")]
+    if nrfs_real_experiments(folder):
+        out += [f"results/{folder}/table2.md", *figures("fig5", "fig6", "fig7")]
+    return out
+
+
+PAPER_TARGETS["nrfs"] = nrfs_targets
