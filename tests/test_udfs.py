@@ -206,3 +206,24 @@ def test_agrees_with_itmo_fs_on_wine(mirror, monkeypatch):
         else:  # W picks exactly c = 3 features (scores 1, the rest 0): the same three
             assert_array_equal(np.flatnonzero(est.scores_ > 0.5), np.flatnonzero(theirs > 0.5))
             assert np.sum(theirs > 0.5) == 3
+
+
+def test_robust_eigh_falls_back_when_mrrr_fails(monkeypatch):
+    """syevr's 'Internal Error' on clustered spectra (seen on near-diagonal RBF Gram matrices) is survived."""
+    import scipy.linalg
+
+    from ufskit.selectors import udfs as udfs_module
+
+    A = np.diag([3.0, 1.0, 2.0]) + 1e-3
+    real_eigh = scipy.linalg.eigh
+
+    def flaky(M, *args, driver=None, **kwargs):
+        if driver != "evd":
+            raise np.linalg.LinAlgError("Internal Error.")
+        return real_eigh(M, *args, driver=driver, **kwargs)
+
+    monkeypatch.setattr(udfs_module.scipy.linalg, "eigh", flaky)
+    values, vectors = udfs_module.robust_eigh(A, 2)
+    expected = np.linalg.eigvalsh(A)[:2]
+    np.testing.assert_allclose(values, expected)
+    np.testing.assert_allclose(np.abs(vectors.T @ A @ vectors), np.diag(expected), atol=1e-12)

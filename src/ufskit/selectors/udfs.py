@@ -92,6 +92,21 @@ def _start_row_norms(values, vectors, n_clusters, null_rows=None, null_count=0):
     return contrib[:, below].sum(axis=1) + share * contrib[:, tied].sum(axis=1)
 
 
+def robust_eigh(A: np.ndarray, n_smallest: int | None = None):
+    """Eigenpairs of symmetric A (the ``n_smallest`` lowest, or all), ascending.
+
+    LAPACK's MRRR driver (syevr, scipy's default) can stop with "Internal Error"
+    on matrices with tightly clustered eigenvalues, as near-diagonal kernel
+    matrices give; divide and conquer (syevd) is then used on the whole matrix.
+    """
+    subset = None if n_smallest is None else [0, n_smallest - 1]
+    try:
+        return scipy.linalg.eigh(A, subset_by_index=subset)
+    except np.linalg.LinAlgError:
+        values, vectors = scipy.linalg.eigh(A, driver="evd")
+        return (values, vectors) if n_smallest is None else (values[:n_smallest], vectors[:, :n_smallest])
+
+
 class DenseSpectrum:
     """M as a d x d matrix; eigenpairs of M + gamma G by LAPACK (exact, O(d^3) per iteration)."""
 
@@ -99,14 +114,14 @@ class DenseSpectrum:
         self.M = (M + M.T) * 0.5
 
     def start_row_norms(self, n_clusters: int) -> np.ndarray:
-        values, vectors = scipy.linalg.eigh(self.M)
+        values, vectors = robust_eigh(self.M)
         return _start_row_norms(values, vectors, n_clusters)
 
     def smallest(self, shift: np.ndarray, n_clusters: int, v0: np.ndarray) -> np.ndarray:
         """The c eigenvectors of M + diag(shift) with the smallest eigenvalues (v0 unused)."""
         A = self.M.copy()
         A[np.diag_indices_from(A)] += shift
-        return scipy.linalg.eigh(A, subset_by_index=[0, n_clusters - 1])[1]
+        return robust_eigh(A, n_clusters)[1]
 
     def quadratic(self, W: np.ndarray) -> float:
         return float(np.einsum("ij,ij->", W, self.M @ W))
