@@ -10,7 +10,7 @@ inp = snakemake.input
 dims = kudfs.read_dims(inp.summaries)
 table = kudfs.table1(pd.read_parquet(inp.udfs), pd.read_parquet(inp.kernel), dims,
                      kudfs.read_published(inp.published), labels=snakemake.params.labels)
-table.to_csv(snakemake.output.csv, index=False, float_format="%.2f")
+table.to_csv(snakemake.output.csv, index=False, float_format="%.4f")
 with open(snakemake.output.md, "w") as fh:
     fh.write(kudfs.table1_markdown(table))
 log.info("Table 1 for %d datasets", len(table))
