@@ -49,6 +49,16 @@ def panel_grid(n_panels: int, *, ncols: int = 4, panel_size=(3.4, 2.7)) -> tuple
     return fig, axes[:n_panels]
 
 
+def shared_legend(fig: Figure, axes, *, max_columns: int | None = None, **kwargs) -> None:
+    """One legend below all panels with every label that appears in any panel, once, in first-seen order."""
+    entries = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    ncols = len(entries) if max_columns is None else min(len(entries), max_columns)
+    fig.legend(list(entries.values()), list(entries), loc="outside lower center", ncols=max(ncols, 1), **kwargs)
+
+
 def save_figure(fig: Figure, *paths) -> None:
     """Write the figure to every path (png at 200 dpi, pdf as vectors), each atomically."""
     for path in paths:

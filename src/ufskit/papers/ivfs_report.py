@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..plots import method_style, panel_grid
+from ..plots import method_style, panel_grid, shared_legend
 from ..results import higher_is_better
+from . import read_published  # noqa: F401  (re-exported for the scripts)
 from .ivfs import fixed_slug, table_slugs
 
 IVFS = "IVFS-linf"
@@ -35,10 +36,6 @@ FIG4_METRICS = ("Linf", "L2", "knn_acc")
 def _lower_better(metric: str) -> bool:
     return metric in LOWER_BETTER or not higher_is_better(metric)
 
-
-def read_published(path) -> pd.DataFrame:
-    """A published-numbers CSV of config/published/ (its first lines are '#' comments naming the source)."""
-    return pd.read_csv(path, comment="#")
 
 
 def _best(rows: pd.DataFrame, metric: str):
@@ -198,13 +195,7 @@ def draw_curves(frame: pd.DataFrame, *, ylabel: str, title: str, reference: dict
         ax.set_xlabel("number of selected features")
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.3)
-    handles, labels = axes[0].get_legend_handles_labels()
-    for ax in axes[1:]:
-        for h, lab in zip(*ax.get_legend_handles_labels()):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
-    fig.legend(handles, labels, loc="outside lower center", ncols=len(labels))
+    shared_legend(fig, axes)
     fig.suptitle(title)
     return fig
 

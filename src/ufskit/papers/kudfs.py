@@ -28,9 +28,10 @@ from sklearn.decomposition import KernelPCA
 from .. import metrics as M
 from ..cluster import KernelKMeans
 from ..kernels import distance_ratio, rbf_kernel
-from ..plots import method_style, panel_grid
+from ..plots import method_style, panel_grid, shared_legend
 from ..seeds import derive_seed
 from ..validation import check_data
+from . import read_published as _read_published
 
 METRIC = "kmeans_acc"
 UDFS, KUDFS, KPCA, KKMEANS = "UDFS", "KernelUDFS", "KernelPCA", "KernelKMeans"
@@ -123,8 +124,8 @@ def read_dims(summary_paths) -> dict:
 
 
 def read_published(path) -> pd.DataFrame:
-    """The published Table 1 (percent), indexed by dataset; '#' lines are comments."""
-    return pd.read_csv(path, comment="#").set_index("dataset")
+    """The published Table 1 (percent), indexed by dataset."""
+    return _read_published(path).set_index("dataset")
 
 
 def within_dims(frame: pd.DataFrame, dims: dict) -> pd.DataFrame:
@@ -263,13 +264,7 @@ def figure2(curves: pd.DataFrame, published: pd.DataFrame | None = None):
         ax.set_xlabel("number of selected features")
         ax.set_ylabel("clustering accuracy (%)")
         ax.grid(alpha=0.3)
-    handles, names = axes[0].get_legend_handles_labels()
-    for ax in axes[1:]:
-        for h, n in zip(*ax.get_legend_handles_labels()):
-            if n not in names:
-                handles.append(h)
-                names.append(n)
-    fig.legend(handles, names, loc="outside lower center", ncols=min(len(names), 2 * len(axes)), fontsize=8)
+    shared_legend(fig, axes, max_columns=2 * len(axes), fontsize=8)
     fig.suptitle("Fig. 2: K-means accuracy, RBF kernel with sigma = 1", fontsize=10)
     return fig
 

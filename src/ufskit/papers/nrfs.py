@@ -17,6 +17,7 @@ from ..plots import method_style, panel_grid
 from ..seeds import derive_seed
 from ..selectors import make_selector
 from ..selectors.nrfs import adaptive_sigma
+from . import read_published  # noqa: F401  (re-exported for the scripts)
 
 PAPER_Q = 50  # Sec. VI-A: q = 50 for Fig. 5 and Fig. 7
 REFERENCES = ("K-means", "NJW")  # Table I rows that cluster all features (no selection)
@@ -122,10 +123,6 @@ def table1_runs(X, y, noise_indices, method: str, *, count: int, spec=None, sele
 
 # ---- tables ---------------------------------------------------------------------------------
 
-
-def read_published(path) -> pd.DataFrame:
-    """A small published-numbers CSV of config/published/ (``#`` lines say where the numbers come from)."""
-    return pd.read_csv(path, comment="#")
 
 
 def _ordered(frame: pd.DataFrame, column: str, order) -> pd.DataFrame:
