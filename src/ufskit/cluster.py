@@ -16,7 +16,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .kernels import rbf_kernel
-from .spectral import check_int
+from .validation import check_int
 
 
 def _one_hot(labels: np.ndarray, n_clusters: int) -> np.ndarray:

@@ -15,9 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from .graph import pairwise_sq_dists
-from .sparse_regression import check_positive
 from .spectral import rbf_affinity
-from .validation import check_data
+from .validation import check_data, check_positive
 
 
 def rbf_kernel(X: np.ndarray, Y: np.ndarray | None = None, *, sigma: float) -> np.ndarray:

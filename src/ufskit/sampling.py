@@ -27,8 +27,7 @@ from scipy.optimize import brentq
 from scipy.special import expit
 
 from .graph import pairwise_sq_dists
-from .spectral import check_int
-from .validation import check_data
+from .validation import check_data, check_int
 
 
 def _check_fitted(est, attribute: str) -> None:

@@ -41,13 +41,6 @@ def has_converged(objective: list[float], tol: float) -> bool:
     return abs(prev - last) <= tol * max(abs(prev), np.finfo(np.float64).tiny)
 
 
-def check_positive(value, name: str) -> float:
-    """``value`` as a finite float > 0, or a ValueError naming the parameter (bools are refused)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name} must be a positive number, got {value!r}.")
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}.")
-    return float(value)
 
 
 class DiagonalRidge:

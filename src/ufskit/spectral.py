@@ -10,8 +10,6 @@ d x d matrix is ever formed.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
@@ -20,13 +18,6 @@ import scipy.sparse.linalg as spla
 # above this many samples a sparse graph's eigenvectors come from ARPACK
 # (Lanczos) instead of a dense LAPACK decomposition of an n x n matrix
 DENSE_EIGEN_MAX_SAMPLES = 2000
-
-
-def check_int(value, name: str, minimum: int = 1) -> int:
-    """``value`` as an int >= minimum, or a ValueError naming the parameter (bools are refused)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}.")
-    return int(value)
 
 
 def rbf_affinity(D2: np.ndarray, sigma: float) -> np.ndarray:

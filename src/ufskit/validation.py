@@ -58,3 +58,21 @@ def resolve_count(value, total: int, *, name: str, minimum: int = 1) -> int:
     if not minimum <= count <= total:
         raise ValueError(f"{name}={value!r} gives {count}, outside [{minimum}, {total}].")
     return count
+
+
+def check_int(value, name: str, low: int = 1, high: int | None = None) -> int:
+    """``value`` as an int in [low, high] (no bools, no floats), or a ValueError naming the parameter."""
+    bad_type = isinstance(value, bool) or not isinstance(value, numbers.Integral)
+    if bad_type or value < low or (high is not None and value > high):
+        bound = f">= {low}" if high is None else f"in [{low}, {high}]"
+        raise ValueError(f"{name} must be an integer {bound}, got {value!r}.")
+    return int(value)
+
+
+def check_positive(value, name: str) -> float:
+    """``value`` as a finite float > 0, or a ValueError naming the parameter (bools are refused)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a positive number, got {value!r}.")
+    if not (np.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}.")
+    return float(value)

@@ -19,13 +19,6 @@ def check_labels(y, *, name: str = "y", n_samples: int | None = None) -> np.ndar
     return y
 
 
-def check_int(value, *, name: str, low: int = 1, high: int | None = None) -> int:
-    """Return ``value`` as an int in [low, high] (no bools, no floats), or raise ValueError."""
-    bad_type = isinstance(value, bool) or not isinstance(value, numbers.Integral)
-    if bad_type or value < low or (high is not None and value > high):
-        upper = "" if high is None else f", {high}"
-        raise ValueError(f"{name}={value!r} must be an int in [{low}{upper}].")
-    return int(value)
 
 
 def as_sklearn_seed(random_state) -> int | None:

@@ -26,8 +26,8 @@ import numbers
 import numpy as np
 from sklearn.model_selection import RepeatedStratifiedKFold, ShuffleSplit
 
-from ..validation import check_data
-from ._common import as_sklearn_seed, check_int, check_labels
+from ..validation import check_data, check_int
+from ._common import as_sklearn_seed, check_labels
 from .distances import check_prefixes, iter_prefix_sq_dists
 
 

@@ -21,8 +21,8 @@ from sklearn.cluster import KMeans
 from sklearn.metrics import normalized_mutual_info_score
 from sklearn.metrics.cluster import contingency_matrix
 
-from ..validation import check_data
-from ._common import as_sklearn_seed, check_int, check_labels, spawn_seeds
+from ..validation import check_data, check_int
+from ._common import as_sklearn_seed, check_labels, spawn_seeds
 
 _NMI_AVERAGES = {"sqrt": "geometric", "geometric": "geometric", "arithmetic": "arithmetic", "max": "max", "min": "min"}
 

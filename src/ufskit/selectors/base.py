@@ -62,11 +62,12 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
         check_is_fitted(self, "ranking_")
         return order_from_ranking(self.ranking_)
 
+    def _n_selected(self, d: int) -> int:
+        """How many of d features ``get_support`` keeps: ``n_features_to_select`` resolved, half when None."""
+        if self.n_features_to_select is None:
+            return max(1, d // 2)
+        return resolve_count(self.n_features_to_select, d, name="n_features_to_select")
+
     def _get_support_mask(self):
         check_is_fitted(self, "ranking_")
-        d = self.ranking_.size
-        if self.n_features_to_select is None:
-            k = max(1, d // 2)
-        else:
-            k = resolve_count(self.n_features_to_select, d, name="n_features_to_select")
-        return self.ranking_ <= k
+        return self.ranking_ <= self._n_selected(self.ranking_.size)

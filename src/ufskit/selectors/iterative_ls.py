@@ -28,8 +28,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..graph import knn_graph
 from ..kernels import kernel_sq_dists
-from ..spectral import check_int
-from ..validation import check_no_constant, resolve_count
+from ..validation import check_int, check_no_constant
 from .base import ScoreSelector
 from .laplacian import laplacian_score
 
@@ -58,9 +57,7 @@ class IterativeLaplacianScore(ScoreSelector):
         """Where elimination stops: 1 for variant 1 (full order), s for variant 2."""
         if self.variant == 1:
             return 1
-        if self.n_features_to_select is None:
-            return max(1, d // 2)  # the base class's default support size
-        return resolve_count(self.n_features_to_select, d, name="n_features_to_select")
+        return self._n_selected(d)
 
     def _check_params(self) -> None:
         check_int(self.n_drop, "n_drop")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import knn_graph
-from ..spectral import check_int, rayleigh_quotients
-from ..validation import check_no_constant
+from ..spectral import rayleigh_quotients
+from ..validation import check_int, check_no_constant
 from .base import ScoreSelector
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.linear_model import lars_path
 
 from ..graph import knn_graph
-from ..spectral import check_int, degrees, smallest_nontrivial_eigenpairs
-from ..validation import resolve_count
+from ..lasso_path import lasso_lars_at_cardinality, use_gram
+from ..spectral import degrees, smallest_nontrivial_eigenpairs
+from ..validation import check_int, resolve_count
 from .base import ScoreSelector
 
 
@@ -21,38 +21,17 @@ def spectral_embedding(W, n_clusters: int) -> np.ndarray:
     return xi / np.sqrt(degrees(W))[:, None]
 
 
-def lasso_lars_at_cardinality(X: np.ndarray, y: np.ndarray, max_nonzero: int, Gram=None) -> np.ndarray:
-    """Coefficients of min ||y - X a||^2 + beta ||a||_1 at the first LARS-lasso knot with ``max_nonzero`` non-zeros.
-
-    The regularisation beta is set implicitly by the cardinality, as in the
-    paper ("LARS ... stopping when d coefficients are non-zero"). If the path
-    ends first (the fit is exact, or all usable features are active: at most
-    about n of them when d >> n), its end point is returned. The path is
-    computed in n x d form (no d x d matrix) unless a Gram matrix is passed.
-    """
-    Xy = X.T @ y
-    # lars_path reserves max_iter x d floats up front, so start from what the path can reach
-    # (about min(max_nonzero, n) non-zeros, with room for lasso steps that drop a variable)
-    max_iter = 2 * min(max_nonzero, X.shape[0])
-    while True:
-        _, _, coefs, n_iter = lars_path(X, y, Xy=Xy, Gram=Gram, method="lasso", max_iter=max_iter, return_n_iter=True)
-        reached = np.flatnonzero(np.count_nonzero(coefs, axis=0) >= max_nonzero)
-        if reached.size:
-            return coefs[:, reached[0]]
-        if n_iter < max_iter:
-            return coefs[:, -1]
-        max_iter *= 2
-
-
 def mcfs_coefficients(X: np.ndarray, W, n_clusters: int, max_nonzero: int) -> np.ndarray:
     """The d x K matrix of sparse regression coefficients, one column per eigenvector of the embedding.
 
     No intercept, as in the paper's min ||y_k - X a_k||^2 and Cai's code; for
     column-centred X (e.g. z-scored) an intercept would change nothing since
-    X'(y - mean(y)) = X'y. The Gram matrix X'X is used only when d < n.
+    X'(y - mean(y)) = X'y. The K regressions share X'X when it pays for itself
+    (``use_gram``: a path takes about min(max_nonzero, n) steps).
     """
+    n, d = X.shape
     Y = spectral_embedding(W, n_clusters)
-    Gram = X.T @ X if X.shape[1] < X.shape[0] else None
+    Gram = X.T @ X if use_gram(n, d, n_steps=n_clusters * min(max_nonzero, n)) else None
     return np.column_stack([lasso_lars_at_cardinality(X, y, max_nonzero, Gram) for y in Y.T])
 
 
@@ -89,9 +68,7 @@ class MCFS(ScoreSelector):
     def _resolve_max_nonzero(self, d: int) -> int:
         if self.max_nonzero is not None:
             return resolve_count(self.max_nonzero, d, name="max_nonzero")
-        if self.n_features_to_select is None:
-            return max(1, d // 2)  # the base class's default number selected
-        return resolve_count(self.n_features_to_select, d, name="n_features_to_select")
+        return self._n_selected(d)
 
     def _score(self, X):
         n_clusters = check_int(self.n_clusters, "n_clusters")

@@ -35,8 +35,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..graph import knn_graph, pairwise_sq_dists
 from ..sampling import DPS, FDD
-from ..spectral import check_int, degrees, rbf_affinity
-from ..validation import resolve_count
+from ..spectral import degrees, rbf_affinity
+from ..validation import check_int, resolve_count
 from .base import ScoreSelector
 
 SIMILARITIES = ("gaussian", "cosine")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import knn_graph, mean_distance, pairwise_sq_dists
-from ..spectral import check_int, degrees, rayleigh_quotients, rbf_affinity, smallest_nontrivial_eigenpairs
-from ..validation import check_no_constant
+from ..spectral import degrees, rayleigh_quotients, rbf_affinity, smallest_nontrivial_eigenpairs
+from ..validation import check_int, check_no_constant
 from .base import ScoreSelector
 
 STYLES = (1, 2, 3)
@@ -37,7 +37,7 @@ def spec_score(X: np.ndarray, W, style: int = 2, n_clusters: int | None = None) 
         return rayleigh_quotients(W, X, centred=style == 2)
     if n_clusters is None:
         raise ValueError("SPEC style=3 needs n_clusters (the k of phi3, usually the number of classes).")
-    k = check_int(n_clusters, "n_clusters", minimum=2)
+    k = check_int(n_clusters, "n_clusters", low=2)
     lam, xi = smallest_nontrivial_eigenpairs(W, k - 1)
     Fh = np.sqrt(degrees(W))[:, None] * X
     norms = np.linalg.norm(Fh, axis=0)
