@@ -10,6 +10,7 @@ import pytest
 from gudhi.sklearn import RipsPersistence
 from scipy.spatial.distance import cdist
 
+from ufskit.graph import pairwise_sq_dists
 from ufskit.metrics import diagram_distances, h1_diagram
 
 
@@ -56,6 +57,23 @@ def test_diagram_is_invariant_to_the_order_of_points(rng):
     a = h1_diagram(cdist(pts, pts), min_persistence=0.0)
     b = h1_diagram(cdist(pts[perm], pts[perm]), min_persistence=0.0)
     np.testing.assert_allclose(a, b, atol=1e-9)
+
+
+def test_duplicate_points_leave_the_diagram_unchanged(rng):
+    t = rng.uniform(0, 2 * np.pi, 30)
+    pts = np.c_[np.cos(t), np.sin(t)] * 0.2 + rng.normal(0, 0.01, size=(30, 2))
+    doubled = np.vstack([pts, pts[:12], pts[:3]])  # 15 duplicates, some twice
+    D = np.sqrt(pairwise_sq_dists(doubled))
+    assert np.count_nonzero(D[30:, :30] == 0) == 15  # duplicates are at distance exactly 0
+    expected = gudhi_h1(cdist(pts, pts), 0.5)
+    np.testing.assert_allclose(h1_diagram(D, min_persistence=0.0), expected[expected[:, 1] > expected[:, 0]], atol=1e-9)
+
+
+def test_identical_rows_of_large_norm_are_at_distance_zero(rng):
+    X = rng.normal(1e3, 1.0, size=(5, 40))  # ||x||^2 ~ 4e7: the expansion leaves rounding noise
+    D2 = pairwise_sq_dists(np.vstack([X, X]))
+    np.testing.assert_array_equal(np.diag(D2[:5, 5:]), 0.0)
+    assert np.all(D2[:5, :5][~np.eye(5, dtype=bool)] > 1.0)
 
 
 def test_bars_shorter_than_min_persistence_are_dropped():

@@ -17,14 +17,23 @@ import scipy.sparse as sp
 
 
 def pairwise_sq_dists(X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
-    """Squared Euclidean distances by one BLAS product, clipped at 0 (exact zeros on the diagonal)."""
+    """Squared Euclidean distances by one BLAS product, exact zeros for identical points.
+
+    ||x||^2 + ||y||^2 - 2 x'y cancels: for identical points it leaves rounding
+    noise of order eps (||x||^2 + ||y||^2), which a square root turns into a
+    spurious distance of ~1e-7 relative. Values below 1e-12 of that scale
+    (unresolvable by this formula) are set to 0, negatives included, so
+    duplicates are at distance exactly 0 (the diagonal too).
+    """
     X = np.asarray(X, dtype=np.float64)
     same = Y is None
     Y = X if same else np.asarray(Y, dtype=np.float64)
     xx = np.einsum("ij,ij->i", X, X)
     yy = xx if same else np.einsum("ij,ij->i", Y, Y)
-    D2 = xx[:, None] + yy[None, :] - 2.0 * (X @ Y.T)
-    np.maximum(D2, 0.0, out=D2)
+    D2 = np.add.outer(xx, yy)
+    unresolved = D2 * 1e-12
+    D2 -= 2.0 * (X @ Y.T)
+    D2[D2 <= unresolved] = 0.0
     if same:
         np.fill_diagonal(D2, 0.0)
     return D2
