@@ -10,6 +10,7 @@ from ufskit.seeds import derive_seed
 def test_params_slug_is_sorted_and_stable():
     assert ex.params_slug({"mu": 0.1, "lam": 1000, "flag": True}) == "flag=true_lam=1000_mu=0.1"
     assert ex.params_slug({}) == "default"
+    assert ex.params_slug({"max_nonzero": [200, 300]}) == "max_nonzero=200+300"  # a list is one value
 
 
 def test_params_slug_refuses_path_separators():

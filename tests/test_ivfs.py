@@ -172,3 +172,18 @@ def test_bad_data():
 
 def test_sklearn_conventions():
     run_check_estimator(IVFS(n_subsets=50, random_state=0))
+
+
+def test_checkpoints_equal_fits_with_fewer_subsets(rng):
+    X = rng.standard_normal((40, 12))
+    est = IVFS(n_subsets=60, subset_features=4, subset_samples=10, random_state=7, checkpoints=[15, 40]).fit(X)
+    assert sorted(est.checkpoint_scores_) == [15, 40] and est.subset_losses_.size == 60
+    assert est.checkpoint_seconds_[15] <= est.checkpoint_seconds_[40]
+    for k in (15, 40):
+        alone = IVFS(n_subsets=k, subset_features=4, subset_samples=10, random_state=7).fit(X)
+        assert_allclose(est.checkpoint_scores_[k], alone.scores_, rtol=0, atol=1e-12)
+        assert_allclose(est.subset_losses_[:k], alone.subset_losses_, rtol=0, atol=1e-12)
+    assert_allclose(est.scores_, IVFS(n_subsets=60, subset_features=4, subset_samples=10, random_state=7).fit(X).scores_,
+                    rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="checkpoints"):
+        IVFS(n_subsets=10, checkpoints=[10]).fit(X)

@@ -200,3 +200,21 @@ def test_lymphoma_coefficients_are_the_lasso_solution_where_scikit_feature_diver
         cd = Lasso(alpha=lam / X.shape[0], fit_intercept=False, tol=1e-12, max_iter=100_000).fit(X, y).coef_
         assert np.count_nonzero(a) == 50
         assert_allclose(cd, a, atol=1e-9)
+
+
+def test_a_list_of_cardinalities_equals_one_fit_per_cardinality():
+    X = make_planted().X
+    est = MCFS(n_clusters=3, max_nonzero=[2, 6, 4]).fit(X)
+    assert est.max_nonzero_ == 6 and sorted(est.coef_by_cardinality_) == [2, 4, 6]
+    subsets = est.subsets([2, 4, 6])
+    for m in (2, 4, 6):
+        single = MCFS(n_clusters=3, max_nonzero=m).fit(X)
+        assert_allclose(est.coef_by_cardinality_[m], single.coef_, atol=1e-12)
+        assert_array_equal(subsets[m], single.order_[:m])
+    assert_array_equal(est.order_, MCFS(n_clusters=3, max_nonzero=6).fit(X).order_)
+
+
+def test_subsets_of_one_cardinality_are_prefixes_of_the_ranking():
+    est = MCFS(n_clusters=3, max_nonzero=5).fit(make_planted().X)
+    for c, subset in est.subsets([1, 3, 7]).items():
+        assert_array_equal(subset, est.order_[:c])

@@ -155,6 +155,18 @@ def test_random_state_only_draws_the_fold(rng):
     assert gen.fold_ in folds
 
 
+def test_a_fixed_fold_equals_the_run_whose_draw_picked_it(rng):
+    X = rng.standard_normal((60, 8))
+    drawn = {NRFS(n_clusters=2, n_neighbors_features=2, random_state=s).fit(X): None for s in range(12)}
+    for est in drawn:
+        fixed = NRFS(n_clusters=2, n_neighbors_features=2, fold=est.fold_, random_state=999).fit(X)
+        assert fixed.fold_ == est.fold_
+        assert_array_equal(fixed.representatives_, est.representatives_)
+        assert_array_equal(fixed.coef_, est.coef_)
+    with pytest.raises(ValueError, match="fold must be an integer in \\[0, 3\\]"):
+        NRFS(n_clusters=2, n_neighbors_features=2, fold=4).fit(X)
+
+
 def test_passes_sklearn_estimator_checks():
     run_check_estimator(NRFS(n_clusters=2, n_neighbors_features=1, random_state=0))
 

@@ -106,7 +106,8 @@ def evaluate_selection(
         opts = metrics["kmeans"]
         for count in counts:
             res = M.kmeans_scores(X[:, sel.features(count)], y, n_classes, n_runs=opts.get("n_runs", 10),
-                                  n_init=opts.get("n_init", 10), nmi_average=opts.get("nmi_average", "sqrt"),
+                                  n_init=opts.get("n_init", 10), max_iter=opts.get("max_iter", 300),
+                                  nmi_average=opts.get("nmi_average", "sqrt"),
                                   random_state=derive_seed(seed, "kmeans", count))
             rows += _rows(count, {"kmeans_acc": res["acc_mean"], "kmeans_nmi": res["nmi_mean"]})
         log.info("kmeans done on %d counts", len(counts))

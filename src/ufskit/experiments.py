@@ -12,11 +12,16 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from .validation import resolve_count
+
 _SLUG_SAFE = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
 
 def format_value(value) -> str:
-    """Short, stable text for a parameter value in a path (0.1 -> '0.1', 1e-06 -> '1e-06', True -> 'true')."""
+    """Short, stable text for a parameter value in a path (0.1 -> '0.1', 1e-06 -> '1e-06', True -> 'true',
+    [200, 300] -> '200+300')."""
+    if isinstance(value, list):
+        return "+".join(format_value(v) for v in value)
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -78,26 +83,56 @@ def settings_by_slug(experiment: dict, method: str) -> dict[str, dict]:
 
 
 def experiment_runs(name: str, experiment: dict, datasets: list[str]) -> list[Run]:
-    """All runs of an experiment over the given (already filtered) datasets."""
+    """All runs of an experiment over the given (already filtered) datasets.
+
+    A method's ``exclude`` ({dataset: reason}) leaves those pairs out; the
+    reports list them with the reason (``not_run``).
+    """
     reps = int(experiment.get("reps", 1))
     runs = []
     for dataset in datasets:
         for method, spec in experiment["methods"].items():
+            if dataset in spec.get("exclude", {}):
+                continue
             method_reps = int(spec.get("reps", reps))
             for slug in settings_by_slug(experiment, method):
                 runs.extend(Run(name, dataset, method, slug, r) for r in range(method_reps))
     return runs
 
 
+def not_run(experiment: dict) -> dict[tuple[str, str], str]:
+    """``{(dataset, method): reason}`` of the pairs an experiment's methods exclude.
+
+    An excluded dataset must be one of the experiment's datasets (a typo would
+    otherwise exclude nothing, silently).
+    """
+    out = {}
+    for method, spec in experiment["methods"].items():
+        for dataset, reason in spec.get("exclude", {}).items():
+            if dataset not in experiment["datasets"]:
+                raise ValueError(f"method {method!r} excludes {dataset!r}, which is not a dataset of the "
+                                 f"experiment ({', '.join(experiment['datasets'])}).")
+            out[(dataset, method)] = str(reason)
+    return out
+
+
 def feature_counts(spec, n_features: int) -> list[int]:
     """The numbers of selected features to evaluate on a dataset with ``n_features`` columns.
 
-    ``spec`` is a list of ints, ``"all"`` (1..d), or ``{"upto": m, "step": s}``
-    (s, 2s, ..., m, and m itself). A count above d is an error, never a silent clip.
+    ``spec`` is a list of ints, ``"all"`` (1..d), ``{"upto": m, "step": s}``
+    (s, 2s, ..., m, and m itself) or ``{"fractions": [f, ...]}`` (each float
+    0 < f <= 1 gives round(f d), at least 1, as ``resolve_count`` does; duplicates
+    merged: one protocol for datasets of any d).
+    A count above d is an error, never a silent clip.
     """
     if spec == "all":
         return list(range(1, n_features + 1))
-    if isinstance(spec, dict):
+    if isinstance(spec, dict) and set(spec) == {"fractions"}:
+        fractions = spec["fractions"]
+        if not fractions or not all(isinstance(f, float) for f in fractions):
+            raise ValueError(f"n_features fractions must be a non-empty list of floats in (0, 1], got {fractions!r}.")
+        counts = sorted({resolve_count(f, n_features, name="feature fraction") for f in fractions})
+    elif isinstance(spec, dict):
         upto, step = int(spec["upto"]), int(spec["step"])
         counts = list(range(step, upto + 1, step))
         if not counts or counts[-1] != upto:
@@ -105,7 +140,7 @@ def feature_counts(spec, n_features: int) -> list[int]:
     elif isinstance(spec, list):
         counts = sorted({int(c) for c in spec})
     else:
-        raise ValueError(f"n_features must be a list, 'all' or {{upto, step}}, got {spec!r}.")
+        raise ValueError(f"n_features must be a list, 'all', {{upto, step}} or {{fractions}}, got {spec!r}.")
     too_many = [c for c in counts if c > n_features or c < 1]
     if too_many:
         raise ValueError(

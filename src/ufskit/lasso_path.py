@@ -139,16 +139,25 @@ def lasso_lars_at_cardinality(X: np.ndarray, y: np.ndarray, max_nonzero: int, Gr
     over X (n x d), or over the active rows of the Gram matrix X'X if it is
     passed (``use_gram`` says when that pays).
     """
+    return lasso_lars_at_cardinalities(X, y, [max_nonzero], Gram)[:, 0]
+
+
+def lasso_lars_at_cardinalities(X: np.ndarray, y: np.ndarray, cardinalities, Gram=None) -> np.ndarray:
+    """``lasso_lars_at_cardinality`` for several cardinalities from one path: a d x len(cardinalities) array."""
     n, d = X.shape
+    targets = np.asarray(cardinalities, dtype=np.int64)
+    order = np.argsort(targets, kind="stable")
+    snapshots = np.zeros((d, targets.size))
     coef = np.zeros(d)
     c = X.T @ y  # correlations of every variable with the current residual
     excluded = np.zeros(d, dtype=bool)  # active, or found collinear with the active set
-    active = _ActiveSet(X, Gram, capacity=min(max_nonzero, n, d) + 8)
+    active = _ActiveSet(X, Gram, capacity=int(min(targets.max(), n, d)) + 8)
     entering = int(np.argmax(np.abs(c)))
     C = abs(c[entering])
     tol = 100 * _EPS * max(C, _EPS)
     left = -1  # the variable that left the active set at the last knot, if any
-    while C > tol:
+    taken = 0  # snapshots taken, in increasing cardinality
+    while C > tol and taken < targets.size:
         if entering >= 0:
             excluded[entering] = True  # a collinear variable can never enter: it stays excluded
             if not active.try_add(entering, np.sign(c[entering])) and not active.index:
@@ -185,6 +194,10 @@ def lasso_lars_at_cardinality(X: np.ndarray, y: np.ndarray, max_nonzero: int, Gr
             left = -1
         else:
             break  # the end of the path: nothing can enter any more
-        if np.count_nonzero(coef) >= max_nonzero:
-            break
-    return coef
+        nonzero = np.count_nonzero(coef)
+        while taken < targets.size and targets[order[taken]] <= nonzero:
+            snapshots[:, order[taken]] = coef
+            taken += 1
+    for pending in order[taken:]:  # the path ended first: its end point
+        snapshots[:, pending] = coef
+    return snapshots

@@ -66,7 +66,9 @@ def _check_diagram(a, name: str) -> np.ndarray:
         raise ValueError(f"{name} has NaN or infinite values; cap infinite deaths first (h1_diagram does).")
     if (a[:, 1] < a[:, 0]).any():
         raise ValueError(f"{name} has bars that die before they are born.")
-    return a
+    # Points on the diagonal (a loop born at max_edge, capped there) cost nothing in either distance,
+    # and hera's Wasserstein crashes (SIGSEGV) on a diagram made of them (found on binary SPECT features).
+    return a[a[:, 1] > a[:, 0]]
 
 
 def diagram_distances(a, b, *, delta: float = 1e-4) -> dict:

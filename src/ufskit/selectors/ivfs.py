@@ -15,6 +15,7 @@ the batched-versus-loop measurement).
 from __future__ import annotations
 
 import numbers
+import time
 import warnings
 
 import numpy as np
@@ -113,12 +114,15 @@ def subset_losses(X, samples, features, loss="linf", batch_size=None, precompute
 
 def inclusion_values(losses: np.ndarray, features: np.ndarray, n_features: int):
     """Per-feature draw counts c_f and mean scores S_f / c_f with s_F(f) = -loss (Eq. 5); NaN where c_f = 0."""
+    return _mean_values(*_inclusion_totals(losses, features, n_features))
+
+
+def _inclusion_totals(losses: np.ndarray, features: np.ndarray, n_features: int):
+    """c_f and S_f = sum of -loss over the subsets that drew f (additive over batches of subsets)."""
     drawn = features.ravel()
     counts = np.bincount(drawn, minlength=n_features)
     totals = np.bincount(drawn, weights=np.repeat(-losses, features.shape[1]), minlength=n_features)
-    values = np.full(n_features, np.nan)
-    np.divide(totals, counts, out=values, where=counts > 0)
-    return counts, values
+    return counts, totals
 
 
 class IVFS(ScoreSelector):
@@ -142,6 +146,11 @@ class IVFS(ScoreSelector):
     batch_size : int or None
         Subsets evaluated per stacked BLAS call (None: about 1 MB of work
         space per batch). The scores do not depend on it beyond rounding.
+    checkpoints : sequence of int or None
+        Smaller k whose result is also kept: the subsets are drawn one after
+        the other from one stream, so the first k' of a fit with k subsets are
+        exactly the subsets of a fit with k' (same seed). One fit with the
+        largest k then gives every k of the paper's grid.
 
     Attributes
     ----------
@@ -151,6 +160,9 @@ class IVFS(ScoreSelector):
         ``scores_`` puts them after every drawn feature (min drawn score - 1),
         tied among themselves and so ordered by index, and a warning is issued.
     subset_losses_ : the k losses, in draw order.
+    checkpoint_scores_, checkpoint_seconds_ : for each checkpoint k', the
+        ``scores_`` a fit with k' subsets gives and the seconds the fit had
+        taken when it had evaluated them (measured, drawing included).
     """
 
     def __init__(
@@ -162,6 +174,7 @@ class IVFS(ScoreSelector):
         loss="linf",
         random_state=None,
         batch_size=None,
+        checkpoints=None,
     ):
         super().__init__(n_features_to_select=n_features_to_select)
         self.n_subsets = n_subsets
@@ -170,15 +183,28 @@ class IVFS(ScoreSelector):
         self.loss = loss
         self.random_state = random_state
         self.batch_size = batch_size
+        self.checkpoints = checkpoints
 
-    def _draw_subsets(self, n_samples: int, n_features: int):
-        """The (samples, features) index arrays that ``fit`` on an n x d matrix draws, from ``random_state``."""
+    def _subset_sizes(self, n_samples: int, n_features: int) -> tuple[int, int, int]:
+        """k, n~ and d~ as counts."""
         if isinstance(self.n_subsets, bool) or not isinstance(self.n_subsets, numbers.Integral) or self.n_subsets < 1:
             raise ValueError(f"n_subsets must be a positive int, got {self.n_subsets!r}.")
         p = resolve_count(self.subset_features, n_features, name="subset_features")
         m = resolve_count(self.subset_samples, n_samples, name="subset_samples", minimum=2)
-        rng = np.random.default_rng(self.random_state)
-        return draw_subsets(n_samples, n_features, int(self.n_subsets), m, p, rng)
+        return int(self.n_subsets), m, p
+
+    def _draw_subsets(self, n_samples: int, n_features: int):
+        """The (samples, features) index arrays that ``fit`` on an n x d matrix draws, from ``random_state``."""
+        k, m, p = self._subset_sizes(n_samples, n_features)
+        return draw_subsets(n_samples, n_features, k, m, p, np.random.default_rng(self.random_state))
+
+    def _checkpoints(self) -> list[int]:
+        """The checkpoints, sorted, then k itself."""
+        values = list(self.checkpoints or [])
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= value < self.n_subsets:
+                raise ValueError(f"checkpoints must be ints in [1, n_subsets), got {value!r}.")
+        return sorted(set(values)) + [int(self.n_subsets)]
 
     def _score(self, X):
         if self.loss not in LOSSES:
@@ -189,15 +215,43 @@ class IVFS(ScoreSelector):
             or self.batch_size < 1
         ):
             raise ValueError(f"batch_size must be None or a positive int, got {self.batch_size!r}.")
-        samples, features = self._draw_subsets(*X.shape)
-        self.subset_losses_ = subset_losses(X, samples, features, self.loss, self.batch_size)
-        self.inclusion_counts_, self.ivfs_scores_ = inclusion_values(self.subset_losses_, features, X.shape[1])
-        never = self.inclusion_counts_ == 0
-        self.n_never_drawn_ = int(never.sum())
+        n, d = X.shape
+        _, m, p = self._subset_sizes(n, d)
+        stops = self._checkpoints()
+        rng = np.random.default_rng(self.random_state)
+        t0 = time.perf_counter()
+        losses, counts, totals = [], np.zeros(d, dtype=np.int64), np.zeros(d)
+        self.checkpoint_scores_, self.checkpoint_seconds_ = {}, {}
+        for start, stop in zip([0, *stops[:-1]], stops):
+            # the next stop - start subsets of the one stream: identical to drawing all k at once
+            samples, features = draw_subsets(n, d, stop - start, m, p, rng)
+            losses.append(subset_losses(X, samples, features, self.loss, self.batch_size))
+            seg_counts, seg_totals = _inclusion_totals(losses[-1], features, d)
+            counts += seg_counts
+            totals += seg_totals
+            if stop < stops[-1]:
+                self.checkpoint_scores_[stop] = _ranked_scores(*_mean_values(counts, totals))
+                self.checkpoint_seconds_[stop] = time.perf_counter() - t0
+        self.subset_losses_ = np.concatenate(losses)
+        self.inclusion_counts_, self.ivfs_scores_ = _mean_values(counts, totals)
+        self.n_never_drawn_ = int((self.inclusion_counts_ == 0).sum())
         if self.n_never_drawn_:
             warnings.warn(
-                f"IVFS: {self.n_never_drawn_} of {X.shape[1]} features were never drawn and are ranked last; "
+                f"IVFS: {self.n_never_drawn_} of {d} features were never drawn and are ranked last; "
                 "increase n_subsets or subset_features.",
                 stacklevel=3,
             )
-        return np.where(never, np.nanmin(self.ivfs_scores_) - 1.0, self.ivfs_scores_)
+        return _ranked_scores(self.inclusion_counts_, self.ivfs_scores_)
+
+
+def _mean_values(counts: np.ndarray, totals: np.ndarray):
+    """(c_f, S_f / c_f) from draw counts and summed scores; NaN where c_f = 0."""
+    values = np.full(counts.size, np.nan)
+    np.divide(totals, counts, out=values, where=counts > 0)
+    return counts, values
+
+
+def _ranked_scores(counts: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Scores for the ranking: never-drawn features after every drawn one (min drawn value - 1)."""
+    never = counts == 0
+    return np.where(never, np.nanmin(values) - 1.0, values)

@@ -234,8 +234,13 @@ class NRFS(ScoreSelector):
         DPS halvings, 2 ** dps_levels folds [p ~ 0.9 n / 4].
     ridge : float, default 1e-3
         [lambda] of Eq. 8 (the paper gives no value).
+    fold : int or None, default None
+        the DPS fold used as representatives, 0 <= fold < 2 ** dps_levels;
+        None draws it with ``random_state``. The averages over the paper's 30
+        random runs are averages over the folds, so a fixed fold per run needs
+        2 ** dps_levels fits instead of 30 (the draw is the only random step).
     random_state : int, Generator or None
-        draws which DPS fold is used (the only random step).
+        draws which DPS fold is used when ``fold`` is None.
 
     Attributes: ``coef_`` (m x c, Eq. 10), ``embedding_`` and ``eigenvalues_``
     (Y and its L_sym eigenvalues), ``sigma_`` (the adaptive width on all
@@ -263,6 +268,7 @@ class NRFS(ScoreSelector):
         sampling=True,
         dps_levels=2,
         ridge=1e-3,
+        fold=None,
         random_state=None,
     ):
         self.n_features_to_select = n_features_to_select
@@ -274,6 +280,7 @@ class NRFS(ScoreSelector):
         self.sampling = sampling
         self.dps_levels = dps_levels
         self.ridge = ridge
+        self.fold = fold
         self.random_state = random_state
 
     def _check_params(self, n: int, m: int) -> tuple[int, int, float, float]:
@@ -312,7 +319,10 @@ class NRFS(ScoreSelector):
         if not self.sampling:
             return kept
         dps = DPS(levels=self.dps_levels).fit(X[kept])
-        self.fold_ = int(np.random.default_rng(self.random_state).integers(dps.n_folds_))
+        if self.fold is None:
+            self.fold_ = int(np.random.default_rng(self.random_state).integers(dps.n_folds_))
+        else:
+            self.fold_ = check_int(self.fold, "fold", low=0, high=dps.n_folds_ - 1)
         return kept[dps.subset(self.fold_)]
 
     def _score(self, X):
