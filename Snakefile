@@ -10,7 +10,12 @@ min_version("9.0")
 configfile: f"{workflow.basedir}/config/config.yaml"
 
 
+# `snakemake --report results/report.html` (or .zip): every paper table and figure with its caption.
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
+include: "workflow/rules/report_common.smk"  # paper_report(), used in the paper rules' outputs
 include: "workflow/rules/data.smk"
 include: "workflow/rules/select.smk"
 include: "workflow/rules/evaluate.smk"
@@ -19,6 +24,8 @@ include: "workflow/rules/ils.smk"
 include: "workflow/rules/kudfs.smk"
 include: "workflow/rules/nrfs.smk"
 include: "workflow/rules/ivfs.smk"
+include: "workflow/rules/benchmark.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:

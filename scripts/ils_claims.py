@@ -1,14 +1,16 @@
-"""Rule ils_claims: each claim of the ILS paper with the reproduced numbers and a verdict."""
+"""Rule ils_claims: each claim of the ILS paper with the reproduced numbers and a verdict (markdown and CSV)."""
 
 import pandas as pd
 
-from ufskit.papers.ils import claims_report
+from ufskit.papers.ils import claims, claims_report
 from ufskit.runlog import start
+from ufskit.scorecard import claims_frame
 
 start(snakemake.log[0])
-report = claims_report(
+found = claims(
     uci=pd.read_csv(snakemake.input.uci), variants=pd.read_csv(snakemake.input.variants),
     clusters=pd.read_csv(snakemake.input.fig2), train_size=pd.read_csv(snakemake.input.fig3),
 )
-with open(snakemake.output[0], "w") as fh:
-    fh.write(report)
+with open(snakemake.output.md, "w") as fh:
+    fh.write(claims_report(found))
+claims_frame(found).to_csv(snakemake.output.csv, index=False)

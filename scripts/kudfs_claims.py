@@ -10,5 +10,6 @@ inp = snakemake.input
 claims = [kudfs.claim_table1(pd.read_csv(inp.table1))]
 claims += [kudfs.claim_fig1(pd.read_parquet(p), label) for label, p in zip(snakemake.params.labels, inp.ratios)]
 claims.append(kudfs.claim_fig2(pd.read_csv(inp.fig2, dtype={"n_features": "Int64"})))
-with open(snakemake.output[0], "w") as fh:
+with open(snakemake.output.md, "w") as fh:
     fh.write(kudfs.claims_markdown(claims))
+kudfs.claims_table(claims).to_csv(snakemake.output.csv, index=False)

@@ -196,7 +196,10 @@ def test_claims_report_has_every_claim():
                              "metric": "kmeans_acc", "mean": [0.7, 0.6]})
     train = pd.DataFrame({"n_train": 2, "method": ils.ILS, "params": ["n_drop=1", "n_drop=5"], "n_features": 10,
                           "metric": "nn_acc", "mean": [0.5, 0.5]})
-    md = ils.claims_report(uci=uci, variants=variants, clusters=clusters, train_size=train)
+    found = ils.claims(uci=uci, variants=variants, clusters=clusters, train_size=train)
+    assert [c["id"] for c in found] == ["ILS/variants", "ILS/Fig1", "ILS/Fig1", "ILS/Fig2", "ILS/Fig3"]
+    assert {c["verdict"] for c in found} <= {"supported", "partly supported", "not supported"}
+    md = ils.claims_report(found)
     assert md.count("\n## ") == 5 and md.count("**supported**") >= 3
 
 

@@ -91,6 +91,24 @@ def test_fit_runs_matches_single_fits_and_is_deterministic(rng):
     assert list(a["reps"]) == [0, 1] and set(a["slugs"]) == {params_slug(settings[0])}
 
 
+def test_fit_runs_shares_one_fit_across_k(rng):
+    X, _ = _data(rng)
+    base = {"subset_samples": 0.5, "subset_features": 0.5}
+    settings = [{**base, "n_subsets": k} for k in (10, 30, 20)]
+    seeds = []
+    bundle = P.fit_runs(X, selector="IVFS", settings=settings, reps=2, n_classes=2,
+                        seed_of=lambda slug, rep: seeds.append(slug) or 100 + rep)
+    assert set(seeds) == {params_slug(base)}  # one seed per rep for the whole k grid
+    from ufskit.selectors import IVFS
+    for i, (slug, rep) in enumerate(zip(bundle["slugs"], bundle["reps"], strict=True)):
+        k = bundle["params"][slug]["n_subsets"]
+        alone = IVFS(**base, n_subsets=k, random_state=100 + rep).fit(X)
+        np.testing.assert_array_equal(bundle["orders"][i], alone.order_)
+        np.testing.assert_allclose(bundle["scores"][i], alone.scores_, atol=1e-12)
+    seconds = dict(zip(zip(bundle["slugs"], bundle["reps"]), bundle["seconds"]))
+    assert seconds[params_slug(settings[0]), 0] <= seconds[params_slug(settings[1]), 0]
+
+
 def test_bundle_round_trip(rng, tmp_path):
     X, _ = _data(rng)
     bundle = P.fit_runs(X, selector="SPEC", settings=[{"style": 2}], reps=3, n_classes=2, seed_of=lambda s, r: 0)
@@ -289,10 +307,15 @@ def test_claims_verdicts_follow_the_numbers():
     f3 = R.curves(_summary(), "winf", info=INFO, methods=METHODS, protocol=PROTOCOL)
     f4 = pd.DataFrame({"metric": ["L2"] * 4, "n_subsets": [20, 20, 40, 40], "subset_samples": [0.1, 0.5, 0.1, 0.5],
                        "relative": [0.95, 0.98, 0.97, 1.0]})
-    text = R.claims(t1, t2, f2, f3, f4)
+    text, records = R.claims(t1, t2, f2, f3, f4)
+    assert [r["id"] for r in records] == ["IVFS/T1-topology-norms", "IVFS/T1-topology-norms", "IVFS/T1-knn",
+                                          "IVFS/T2", "IVFS/Fig2", "IVFS/Fig3", "IVFS/Fig4"]
+    assert text.count("reproduced**") == len(records)
     assert "## T1: best KNN accuracy on all datasets\n- **reproduced**; knn_acc: best on 1/1" in text
     assert "T2" in text and "**reproduced**; IVFS-linf differences 5.0-5.0" in text
     assert "T1/time" not in text  # needs MCFS and GLSPFS times; this table has no GLSPFS
     assert "at the smallest setting 0.950; non-decreasing in n~ (tolerance 0.01): True, in k: True" in text
     worse = t2.assign(reproduced=[150.0, 2.0, 5.0])
-    assert "**not reproduced**; IVFS-linf differences" in R.claims(t1, worse, f2, f3, f4)
+    text, records = R.claims(t1, worse, f2, f3, f4)
+    assert "**not reproduced**; IVFS-linf differences" in text
+    assert [r["verdict"] for r in records if r["id"] == "IVFS/T2"] == ["not reproduced"]

@@ -32,8 +32,12 @@ def test_full_protocol_dag(tmp_path):
     for rule in ("nrfs_table1_runs", "nrfs_table1", "nrfs_table2", "nrfs_fig1", "nrfs_sampling", "nrfs_fig4",
                  "nrfs_kmeans_all", "nrfs_fig5", "nrfs_fig6", "nrfs_fig7", "nrfs_claims"):
         assert f"rule {rule}:" in jobs, f"{rule} missing from the NRFS DAG"
-    # NRFS runs 30 times per dataset and q; RCV1-4Class is excluded offline
-    assert "selections/11_Tumors/NRFS/n_clusters=n_classes_n_neighbors_features=50/rep29.npz" in jobs
+    # NRFS is fitted once per DPS fold (4) per dataset and q, MCFS on text once for every cardinality;
+    # RCV1-4Class is excluded offline
+    for fold in range(4):
+        assert f"selections/11_Tumors/NRFS/fold={fold}_n_clusters=n_classes_n_neighbors_features=50/rep0.npz" in jobs
+    assert "11_Tumors/NRFS/fold=0_n_clusters=n_classes_n_neighbors_features=50/rep1.npz" not in jobs
+    assert "20NewsgroupA/MCFS/max_nonzero=200+300+500+800+1000+1200+1500+1800_n_clusters=n_classes_weight=cosine/" in jobs
     assert "RCV1-4Class/" not in jobs
 
 

@@ -47,6 +47,7 @@ def _check_config():
                 raise ValueError(f"experiment {name!r}, method {label!r}: unknown selector "
                                  f"{spec['selector']!r}; registered: {sorted(SELECTORS)}.")
             ex.settings_by_slug(exp, label)  # grid sanity and slug uniqueness
+        ex.not_run(exp)  # a method's excluded datasets are datasets of the experiment
     for dataset in EXCLUDED:
         dataset_entry(REGISTRY, dataset)
 
@@ -175,7 +176,7 @@ def report_experiments(report):
 
 def final_outputs():
     """The default target: per experiment in `run` its summary, per paper its tables and figures."""
-    outputs = ["results/excluded_datasets.md"]
+    outputs = ["results/excluded_datasets.md", "results/scorecard.csv", "results/scorecard.md"]
     for name in config["run"]:
         outputs += [f"results/{name}/summary.md", f"results/{name}/datasets.md"]
         paper = config["experiments"][name]["paper"]

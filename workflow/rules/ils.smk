@@ -68,7 +68,7 @@ rule ils_table1:
         published=REPO / "config/published/ils_table1.csv",
         summaries=ils_report_input("uci", "summaries"),
     output:
-        "results/{report}/table1.md",
+        paper_report("results/{report}/table1.md", "ils", "ils_table1"),
     params:
         names=lambda w: experiment_datasets(ils_experiment(w.report, "uci")),
     log:
@@ -84,7 +84,7 @@ rule ils_variants:
         unpack(ils_report_input("uci", "selections")),
         summary=ils_report_input("uci", "summary"),
     output:
-        "results/{report}/variants.csv",
+        paper_report("results/{report}/variants.csv", "ils", "ils_variants"),
     log:
         "logs/ils/{report}/variants.log",
     conda:
@@ -126,7 +126,7 @@ rule ils_fig1:
         summary=ils_report_input("uci", "summary"),
         summaries=ils_report_input("uci", "summaries"),
     output:
-        png="results/{report}/fig1.png",
+        png=paper_report("results/{report}/fig1.png", "ils", "ils_fig1"),
         pdf="results/{report}/fig1.pdf",
     params:
         names=lambda w: experiment_datasets(ils_experiment(w.report, "uci")),
@@ -142,7 +142,7 @@ rule ils_orl_figure:
     input:
         "results/{report}/{figure}.csv",
     output:
-        png="results/{report}/{figure}.png",
+        png=paper_report("results/{report}/{figure}.png", "ils", "ils_orl_figure"),
         pdf="results/{report}/{figure}.pdf",
     wildcard_constraints:
         figure="fig2|fig3",
@@ -161,7 +161,8 @@ rule ils_claims:
         fig2="results/{report}/fig2.csv",
         fig3="results/{report}/fig3.csv",
     output:
-        "results/{report}/claims.md",
+        md=paper_report("results/{report}/claims.md", "ils", "ils_claims"),
+        csv="results/{report}/claims.csv",
     log:
         "logs/ils/{report}/claims.log",
     conda:

@@ -80,7 +80,7 @@ def ils_targets(report):
     if ils_experiment(report, "orl_train_size"):
         out += [f"results/{report}/{f}" for f in ("fig3.csv", "fig3.png", "fig3.pdf")]
     if all(ils_experiment(report, s) for s in ILS_PAPER.STUDIES):
-        out.append(f"results/{report}/claims.md")
+        out += [f"results/{report}/claims.md", f"results/{report}/claims.csv"]
     return out
 
 

@@ -117,7 +117,7 @@ rule ivfs_table1:
         info=ivfs_report_input("info"),
     output:
         csv="results/{report}/table1.csv",
-        md="results/{report}/table1.md",
+        md=paper_report("results/{report}/table1.md", "ivfs", "ivfs_table1"),
     wildcard_constraints:
         report=IVFS_REPORT,
     params:
@@ -136,7 +136,7 @@ rule ivfs_table2:
         stability=ivfs_report_input("stability"),
     output:
         csv="results/{report}/table2.csv",
-        md="results/{report}/table2.md",
+        md=paper_report("results/{report}/table2.md", "ivfs", "ivfs_table2"),
     wildcard_constraints:
         report=IVFS_REPORT,
     params:
@@ -156,7 +156,7 @@ rule ivfs_curve_figure:
         info=ivfs_report_input("info"),
     output:
         csv="results/{report}/{figure}.csv",
-        png="results/{report}/{figure}.png",
+        png=paper_report("results/{report}/{figure}.png", "ivfs", "ivfs_curves"),
         pdf="results/{report}/{figure}.pdf",
     wildcard_constraints:
         report=IVFS_REPORT,
@@ -176,7 +176,7 @@ rule ivfs_fig4:
         summary=ivfs_report_input("summary"),
     output:
         csv="results/{report}/fig4.csv",
-        png="results/{report}/fig4.png",
+        png=paper_report("results/{report}/fig4.png", "ivfs", "ivfs_fig4"),
         pdf="results/{report}/fig4.pdf",
     wildcard_constraints:
         report=IVFS_REPORT,
@@ -198,7 +198,8 @@ rule ivfs_claims:
         fig3="results/{report}/fig3.csv",
         fig4="results/{report}/fig4.csv",
     output:
-        "results/{report}/claims.md",
+        md=paper_report("results/{report}/claims.md", "ivfs", "ivfs_claims"),
+        csv="results/{report}/claims.csv",
     wildcard_constraints:
         report=IVFS_REPORT,
     log:

@@ -86,7 +86,7 @@ rule kudfs_table1:
         published=KUDFS_PUBLISHED,
     output:
         csv="results/{report}/table1.csv",
-        md="results/{report}/table1.md",
+        md=paper_report("results/{report}/table1.md", "kudfs", "kudfs_table1"),
     params:
         labels=lambda w: kudfs_setting_labels(kudfs_require(w.report, "table1")),
     wildcard_constraints:
@@ -103,7 +103,7 @@ rule kudfs_fig1:
     input:
         ratios=lambda w: list(kudfs_ratio_files(kudfs_require(w.report, "fig1")).values()),
     output:
-        png="results/{report}/fig1.png",
+        png=paper_report("results/{report}/fig1.png", "kudfs", "kudfs_fig1"),
         pdf="results/{report}/fig1.pdf",
     params:
         labels=lambda w: list(kudfs_ratio_files(kudfs_require(w.report, "fig1"))),
@@ -142,7 +142,7 @@ rule kudfs_fig2:
         curves="results/{report}/fig2.csv",
         published=KUDFS_PUBLISHED,
     output:
-        png="results/{report}/fig2.png",
+        png=paper_report("results/{report}/fig2.png", "kudfs", "kudfs_fig2"),
         pdf="results/{report}/fig2.pdf",
     wildcard_constraints:
         report=KUDFS_REPORT_RE,
@@ -160,7 +160,8 @@ rule kudfs_claims:
         table1="results/{report}/table1.csv",
         fig2="results/{report}/fig2.csv",
     output:
-        "results/{report}/claims.md",
+        md=paper_report("results/{report}/claims.md", "kudfs", "kudfs_claims"),
+        csv="results/{report}/claims.csv",
     params:
         labels=lambda w: list(kudfs_ratio_files(kudfs_require(w.report, "fig1"))),
     wildcard_constraints:

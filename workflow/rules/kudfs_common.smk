@@ -84,7 +84,7 @@ def kudfs_targets(report):
     if "fig2" in have:
         out += ["fig2.csv", "fig2.png", "fig2.pdf"]
     if have == set(KUDFS_ROLES):
-        out.append("claims.md")
+        out += ["claims.md", "claims.csv"]
     return [f"results/{report}/{f}" for f in out]
 
 

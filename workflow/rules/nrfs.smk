@@ -39,7 +39,7 @@ rule nrfs_table1:
         published=REPO / "config/published/nrfs_table1.csv",
     output:
         csv="results/{folder}/table1.csv",
-        md="results/{folder}/table1.md",
+        md=paper_report("results/{folder}/table1.md", "nrfs", "nrfs_table1"),
     params:
         n_features=lambda w: config["experiments"][nrfs_synthetic_experiment(w.folder)]["n_features"],
     log:
@@ -57,7 +57,7 @@ rule nrfs_table2:
         summaries=nrfs_summaries,
         published=REPO / "config/published/nrfs_table2.csv",
     output:
-        "results/{folder}/table2.md",
+        paper_report("results/{folder}/table2.md", "nrfs", "nrfs_table2"),
     params:
         names=lambda w: list(nrfs_dataset_owner(w.folder)),
     log:
@@ -74,7 +74,7 @@ rule nrfs_fig1:
     input:
         nrfs_synthetic_data,
     output:
-        png="results/{folder}/fig1.png",
+        png=paper_report("results/{folder}/fig1.png", "nrfs", "nrfs_fig1"),
         pdf="results/{folder}/fig1.pdf",
     log:
         "logs/nrfs_fig1/{folder}.log",
@@ -111,7 +111,7 @@ rule nrfs_fig4:
         data=nrfs_synthetic_data,
         sampling="results/{folder}/nrfs_sampling.npz",
     output:
-        png="results/{folder}/fig4.png",
+        png=paper_report("results/{folder}/fig4.png", "nrfs", "nrfs_fig4"),
         pdf="results/{folder}/fig4.pdf",
     log:
         "logs/nrfs_fig4/{folder}.log",
@@ -151,7 +151,7 @@ rule nrfs_fig5:
         kmeans_all=nrfs_kmeans_all,
         summaries=nrfs_summaries,
     output:
-        png="results/{folder}/fig5.png",
+        png=paper_report("results/{folder}/fig5.png", "nrfs", "nrfs_fig5"),
         pdf="results/{folder}/fig5.pdf",
         csv="results/{folder}/fig5.csv",
     params:
@@ -172,7 +172,7 @@ rule nrfs_fig6:
     input:
         nrfs_metric_tables,
     output:
-        png="results/{folder}/fig6.png",
+        png=paper_report("results/{folder}/fig6.png", "nrfs", "nrfs_fig6"),
         pdf="results/{folder}/fig6.pdf",
         csv="results/{folder}/fig6.csv",
     params:
@@ -192,7 +192,7 @@ rule nrfs_fig7:
     input:
         nrfs_metric_tables,
     output:
-        png="results/{folder}/fig7.png",
+        png=paper_report("results/{folder}/fig7.png", "nrfs", "nrfs_fig7"),
         pdf="results/{folder}/fig7.pdf",
         csv="results/{folder}/fig7.csv",
     params:
@@ -212,7 +212,8 @@ rule nrfs_claims:
     input:
         unpack(nrfs_claim_inputs),
     output:
-        "results/{folder}/claims.md",
+        md=paper_report("results/{folder}/claims.md", "nrfs", "nrfs_claims"),
+        csv="results/{folder}/claims.csv",
     params:
         groups=nrfs_groups,
     log:

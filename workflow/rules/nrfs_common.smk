@@ -131,7 +131,7 @@ def nrfs_claim_inputs(wildcards):
 def nrfs_targets(folder):
     """The NRFS tables and figures under results/<report>/."""
     figures = lambda *names: [f"results/{folder}/{n}.{ext}" for n in names for ext in ("png", "pdf")]
-    out = [f"results/{folder}/claims.md"]
+    out = [f"results/{folder}/claims.md", f"results/{folder}/claims.csv"]
     if nrfs_synthetic_experiment(folder):
         out += [f"results/{folder}/table1.csv", f"results/{folder}/table1.md", *figures("fig1", "fig4")]
     if nrfs_real_experiments(folder):

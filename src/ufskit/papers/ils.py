@@ -331,28 +331,39 @@ CLAIM_CRITERIA = {
 }
 
 
-def claims_report(*, uci: pd.DataFrame, variants: pd.DataFrame, clusters: pd.DataFrame, train_size: pd.DataFrame,
-                  criteria: dict = CLAIM_CRITERIA) -> str:
-    """Markdown: every ILS claim of reference/claims.md, the verdict and the numbers behind it."""
+def claims(*, uci: pd.DataFrame, variants: pd.DataFrame, clusters: pd.DataFrame, train_size: pd.DataFrame,
+           criteria: dict = CLAIM_CRITERIA) -> list[dict]:
+    """Every ILS claim of reference/claims.md with its verdict: dicts of id (config/published/claims.csv),
+    claim, verdict (the text's leading bold words) and numbers (the rest of the text)."""
     low, high = criteria["band"]
     gaps = uci_gaps(uci[uci["metric"] == UCI_METRIC], low, high)
     always, band = claim_uci(gaps, low=low, high=high, share=criteria["share"], margin=criteria["margin"])
-    claims = [
-        ("IterativeLS-1 and IterativeLS-2 give almost the same results.",
+    found = [
+        ("ILS/variants", "IterativeLS-1 and IterativeLS-2 give almost the same results.",
          claim_variants(variants, tol=criteria["variants_tol"])),
-        ("Fig. 1: IterativeLS almost always above LS and Variance (1-NN, 10 x 10-fold CV, 8 UCI sets).", always),
-        (f"Fig. 1: clearly above LS for {low} to {high} selected features.", band),
-        ("Fig. 2: K-means ACC and NMI on ORL (5, 10, 15, 40 clusters): IterativeLS above LS, clearly below "
+        ("ILS/Fig1", "Fig. 1: IterativeLS almost always above LS and Variance (1-NN, 10 x 10-fold CV, 8 UCI sets).",
+         always),
+        ("ILS/Fig1", f"Fig. 1: clearly above LS for {low} to {high} selected features.", band),
+        ("ILS/Fig2", "Fig. 2: K-means ACC and NMI on ORL (5, 10, 15, 40 clusters): IterativeLS above LS, clearly below "
          f"{criteria['orl_below']} features.",
          claim_orl_clusters(clusters, below=criteria["orl_below"], margin=criteria["margin"])),
-        ("Fig. 3: the number of features dropped per iteration (d) barely matters when the dimension is large.",
-         claim_train_size(train_size, tol=criteria["d_tol"])),
+        ("ILS/Fig3", "Fig. 3: the number of features dropped per iteration (d) barely matters when the dimension is "
+         "large.", claim_train_size(train_size, tol=criteria["d_tol"])),
     ]
+    records = []
+    for cid, claim, text in found:
+        _, verdict, numbers = text.split("**", 2)
+        records.append({"id": cid, "claim": claim, "verdict": verdict, "numbers": numbers.lstrip(": ")})
+    return records
+
+
+def claims_report(claims: list[dict], criteria: dict = CLAIM_CRITERIA) -> str:
+    """Markdown: every claim of ``claims``, the verdict and the numbers behind it."""
     lines = ["# Iterative Laplacian Score: the paper's claims against this reproduction", "",
              "Computed from the reproduced tables (summary of the UCI experiment, variants.csv, fig2.csv, "
              f"fig3.csv). Thresholds: {criteria}.", ""]
-    for i, (claim, verdict) in enumerate(claims, 1):
-        lines += [f"## {i}. {claim}", "", verdict, ""]
+    for i, claim in enumerate(claims, 1):
+        lines += [f"## {i}. {claim['claim']}", "", f"**{claim['verdict']}**: {claim['numbers']}", ""]
     return "\n".join(lines)
 
 

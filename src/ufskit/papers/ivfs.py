@@ -39,6 +39,7 @@ from ..experiments import method_settings, params_slug, resolve_params
 from ..seeds import derive_seed
 from ..selection_io import Selection
 from ..selectors import make_selector
+from ..selectors.base import order_from_ranking, ranking_from_scores
 
 PROTOCOL_KEYS = {"table_filter", "fixed", "persistence_counts", "literal_min_persistence",
                  "stability_features", "stability_reps"}
@@ -110,28 +111,50 @@ def fit_runs(X, *, selector: str, settings: list[dict], reps: int, n_classes: in
     ``seed_of(slug, rep)`` gives each run its seed (the workflow's run identity),
     so a run's result does not depend on which other runs share its job.
     Deterministic selectors are fitted once per setting and that fit is reused
-    for every repetition (same order; the time is measured once).
+    for every repetition (same order; the time is measured once). IVFS settings
+    that differ only in k (``n_subsets``) share one fit with the largest k: the
+    smaller ones are its checkpoints (the first k subsets of one stream, seeded
+    by the setting without k), with the seconds measured when each was reached.
     """
-    slugs, rep_ids, orders, scores, seconds = [], [], [], [], []
-    for params in settings:
-        slug = params_slug(params)
-        est = make_selector(selector, **resolve_params(params, n_classes=n_classes, n_samples=X.shape[0]))
+    results = {}  # (slug, rep) -> (order, scores, seconds)
+    for group_slug, group in _settings_sharing_draws(selector, settings).items():
+        largest = max(group, key=lambda q: q.get("n_subsets", 0))
+        smaller = sorted({q["n_subsets"] for q in group} - {largest["n_subsets"]}) if len(group) > 1 else []
+        params = resolve_params(largest, n_classes=n_classes, n_samples=X.shape[0])
+        est = make_selector(selector, **params, **({"checkpoints": smaller} if smaller else {}))
         random = "random_state" in est.get_params()
         for rep in range(reps):
             if random or rep == 0:
                 if random:
-                    est.set_params(random_state=seed_of(slug, rep))
+                    est.set_params(random_state=seed_of(group_slug, rep))
                 t0 = time.perf_counter()
                 est.fit(X)
                 elapsed = time.perf_counter() - t0
-            slugs.append(slug)
-            rep_ids.append(rep)
-            orders.append(est.order_)
-            scores.append(est.scores_)
-            seconds.append(elapsed)
-    return {"slugs": np.array(slugs), "reps": np.array(rep_ids), "orders": np.array(orders),
-            "scores": np.array(scores), "seconds": np.array(seconds),
-            "params": {params_slug(p): p for p in settings}, "selector": selector}
+            results[params_slug(largest), rep] = (est.order_, est.scores_, elapsed)
+            for q in group:
+                if q is not largest:
+                    k = q["n_subsets"]
+                    scores = est.checkpoint_scores_[k]
+                    order = order_from_ranking(ranking_from_scores(scores))
+                    results[params_slug(q), rep] = (order, scores, est.checkpoint_seconds_[k])
+    keys = [(params_slug(q), rep) for q in settings for rep in range(reps)]
+    return {"slugs": np.array([k[0] for k in keys]), "reps": np.array([k[1] for k in keys]),
+            "orders": np.array([results[k][0] for k in keys]), "scores": np.array([results[k][1] for k in keys]),
+            "seconds": np.array([results[k][2] for k in keys]),
+            "params": {params_slug(q): q for q in settings}, "selector": selector}
+
+
+def _settings_sharing_draws(selector: str, settings: list[dict]) -> dict[str, list[dict]]:
+    """Settings grouped by one fit: IVFS settings equal but for ``n_subsets`` share one (keyed by the slug
+    without it); every other setting is its own group (keyed by its slug)."""
+    groups: dict[str, list[dict]] = {}
+    for q in settings:
+        if selector == "IVFS" and "n_subsets" in q:
+            key = params_slug({k: v for k, v in q.items() if k != "n_subsets"})
+        else:
+            key = params_slug(q)
+        groups.setdefault(key, []).append(q)
+    return groups
 
 
 def save_bundle(bundle: dict, path) -> None:

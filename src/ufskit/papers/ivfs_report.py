@@ -263,8 +263,20 @@ def _verdict(ok: bool) -> str:
     return "reproduced" if ok else "not reproduced"
 
 
-def claims(t1: pd.DataFrame, t2: pd.DataFrame, fig2: pd.DataFrame, fig3: pd.DataFrame, fig4: pd.DataFrame) -> str:
-    """The IVFS claims (reference/claims.md) with a verdict each and the numbers behind it, as markdown."""
+def claims(t1: pd.DataFrame, t2: pd.DataFrame, fig2: pd.DataFrame, fig3: pd.DataFrame, fig4: pd.DataFrame
+           ) -> tuple[str, list[dict]]:
+    """The IVFS claims (reference/claims.md) with a verdict each and the numbers behind it.
+
+    Returns the markdown report and its verdicts as records (id of
+    config/published/claims.csv, claim, verdict, numbers) for claims.csv.
+    """
+    records = []
+
+    def verdict(cid: str, claim: str, ok: bool, numbers: str) -> str:
+        """One verdict line of the markdown, recorded for claims.csv."""
+        records.append({"id": cid, "claim": claim, "verdict": _verdict(ok), "numbers": numbers})
+        return f"- **{_verdict(ok)}**; {numbers}"
+
     got = t1[t1["status"] == "ok"]
     wins = {}
     for metric in ("w11", "winf", "Linf", "L1_over_n2", "L2", "knn_acc", "w11_literal", "winf_literal"):
@@ -288,52 +300,64 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, fig2: pd.DataFrame, fig3: pd.Data
     topo = [wins[m] for m in ("w11", "winf")]
     almost = all(n and w >= n - max(1, n // 5) for w, n, _ in topo)
     norms = all(wins[m][0] == wins[m][1] > 0 for m in ("Linf", "L1_over_n2", "L2"))
+    topo_id = "IVFS/T1-topology-norms"
     out += ["## T1: smallest w11 and winf on almost all datasets, smallest L1, L2, Linf norms on all",
-            f"- w11/winf ('almost all' = all but at most max(1, n/5)): **{_verdict(almost)}**; "
-            f"{line('w11')}; {line('winf')}.",
-            f"- literal eps = 0.1: {line('w11_literal')}; {line('winf_literal')}.",
-            f"- norms on all: **{_verdict(norms)}**; {line('Linf')}; {line('L1_over_n2')}; {line('L2')}.", ""]
+            verdict(topo_id, "T1: smallest w11 and winf on almost all datasets (all but at most max(1, n/5))", almost,
+                    f"{line('w11')}; {line('winf')}; literal eps = 0.1: {line('w11_literal')}; "
+                    f"{line('winf_literal')}."),
+            verdict(topo_id, "T1: smallest L1, L2, Linf norms on all datasets", norms,
+                    f"{line('Linf')}; {line('L1_over_n2')}; {line('L2')}."), ""]
     w, n, _ = wins["knn_acc"]
-    out += ["## T1: best KNN accuracy on all datasets", f"- **{_verdict(n > 0 and w == n)}**; {line('knn_acc')}.", ""]
+    out += ["## T1: best KNN accuracy on all datasets",
+            verdict("IVFS/T1-knn", "T1: best KNN accuracy on all datasets", n > 0 and w == n, f"{line('knn_acc')}."),
+            ""]
 
     times = got[got["metric"] == "fit_seconds"].pivot(index="dataset", columns="method", values="reproduced")
     if {IVFS, "MCFS", "GLSPFS"} <= set(times.columns):
         ratio_mcfs = times[IVFS] / times["MCFS"]
         faster = int((times[IVFS] < times["GLSPFS"]).sum())
         ok = bool(ratio_mcfs.median() <= 2.0 and faster >= len(times) - max(1, len(times) // 5))
-        out += ["## T1/time: comparable to MCFS (median time ratio <= 2) and faster than GLSPFS",
-                f"- **{_verdict(ok)}**; IVFS/MCFS time ratio median {ratio_mcfs.median():.2f} "
-                f"(range {ratio_mcfs.min():.2f}-{ratio_mcfs.max():.2f}); faster than GLSPFS on {faster}/{len(times)}.", ""]
+        claim = "T1/time: comparable to MCFS (median time ratio <= 2) and faster than GLSPFS"
+        out += [f"## {claim}",
+                verdict("IVFS/T1-time", claim, ok, f"IVFS/MCFS time ratio median {ratio_mcfs.median():.2f} "
+                        f"(range {ratio_mcfs.min():.2f}-{ratio_mcfs.max():.2f}); faster than GLSPFS on "
+                        f"{faster}/{len(times)}."), ""]
 
     s = t2[t2["status"] == "ok"].pivot(index="dataset", columns="method", values="reproduced")
     if IVFS in s:
         others = s.drop(columns=IVFS)
         fewest = int((s[IVFS] <= others.min(axis=1)).sum())
         ok = bool(s[IVFS].max() <= 19 and fewest == len(s))
-        out += ["## T2: IVFS-linf nearly the same features after a bootstrap (<= 19 of the top features differ), "
-                "fewer than every other method",
-                f"- **{_verdict(ok)}**; IVFS-linf differences {s[IVFS].min():.1f}-{s[IVFS].max():.1f}; "
-                f"fewest on {fewest}/{len(s)}; others {others.min().min():.1f}-{others.max().max():.1f}.", ""]
+        claim = ("T2: IVFS-linf nearly the same features after a bootstrap (<= 19 of the top features differ), "
+                 "fewer than every other method")
+        out += [f"## {claim}",
+                verdict("IVFS/T2", claim, ok, f"IVFS-linf differences {s[IVFS].min():.1f}-{s[IVFS].max():.1f}; "
+                        f"fewest on {fewest}/{len(s)}; others {others.min().min():.1f}-{others.max().max():.1f}."),
+                ""]
 
-    for name, frame, metric in (("Fig. 2", fig2, "L2"), ("Fig. 3", fig3, "winf")):
+    for cid, name, frame, metric in (("IVFS/Fig2", "Fig. 2", fig2, "L2"), ("IVFS/Fig3", "Fig. 3", fig3, "winf")):
         trend, spec_worst, total = _curve_claims(frame)
-        out += [f"## {name}: {metric} against the number of features; IVFS improves as features are added, "
-                "SPEC is poor",
-                f"- **{_verdict(trend >= total - max(1, total // 5) and spec_worst >= total - max(1, total // 5))}**; "
-                f"IVFS-linf's {metric} at the largest count is below its value at the smallest on {trend}/{total}; "
-                f"SPEC is the worst method at the largest count on {spec_worst}/{total}.", ""]
+        claim = f"{name}: {metric} against the number of features; IVFS improves as features are added, SPEC is poor"
+        most = total - max(1, total // 5)
+        out += [f"## {claim}",
+                verdict(cid, claim, trend >= most and spec_worst >= most,
+                        f"IVFS-linf's {metric} at the largest count is below its value at the smallest on "
+                        f"{trend}/{total}; SPEC is the worst method at the largest count on {spec_worst}/{total}."),
+                ""]
 
     mean = fig4.groupby(["n_subsets", "subset_samples"])["relative"].mean().unstack()
     grows_n = bool((mean.diff(axis=1).iloc[:, 1:] >= -0.01).all().all())
     grows_k = bool((mean.diff(axis=0).iloc[1:] >= -0.01).all().all())
     corner = float(mean.iloc[0, 0])
-    out += ["## Fig. 4: performance grows with k and n~; k=1000, n~=0.1n is close to k=5000, n~=0.5n",
-            f"- **{_verdict(grows_n and grows_k and corner >= 0.9)}**; relative performance (mean over metrics) "
-            f"at the smallest setting {corner:.3f}; non-decreasing in n~ (tolerance 0.01): {grows_n}, in k: {grows_k}.",
+    claim = "Fig. 4: performance grows with k and n~; k=1000, n~=0.1n is close to k=5000, n~=0.5n"
+    out += [f"## {claim}",
+            verdict("IVFS/Fig4", claim, grows_n and grows_k and corner >= 0.9,
+                    f"relative performance (mean over metrics) at the smallest setting {corner:.3f}; non-decreasing "
+                    f"in n~ (tolerance 0.01): {grows_n}, in k: {grows_k}."),
             "", "| k \\ n~/n | " + " | ".join(f"{c:g}" for c in mean.columns) + " |",
             "|" + "---|" * (len(mean.columns) + 1),
             *[f"| {k} | " + " | ".join(f"{v:.3f}" for v in row) + " |" for k, row in mean.iterrows()], ""]
-    return "\n".join(out)
+    return "\n".join(out), records
 
 
 def _curve_claims(frame: pd.DataFrame) -> tuple[int, int, int]:

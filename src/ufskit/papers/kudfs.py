@@ -29,6 +29,7 @@ from .. import metrics as M
 from ..cluster import KernelKMeans
 from ..kernels import distance_ratio, rbf_kernel
 from ..plots import method_style, panel_grid, shared_legend
+from ..scorecard import claims_frame
 from ..seeds import derive_seed
 from ..validation import check_data
 from . import read_published as _read_published
@@ -279,7 +280,7 @@ def claim_table1(table: pd.DataFrame) -> dict:
         f"{r.dataset}: {r.kernel_udfs:.1f} vs UDFS {r.udfs:.1f}, all {r.all_features:.1f}"
         for r in table.itertuples(index=False)
     )
-    return {"claim": "Table 1: kernel UDFS beats linear UDFS and all features on every dataset",
+    return {"id": "KUDFS/T1", "claim": "Table 1: kernel UDFS beats linear UDFS and all features on every dataset",
             "holds": bool(wins.all()), "evidence": f"{int(wins.sum())}/{len(table)} datasets. {evidence}"}
 
 
@@ -288,7 +289,8 @@ def claim_fig1(curves: pd.DataFrame, label: str) -> dict:
     head = curves[curves["n_features"] <= FIRST_FEW]
     ordered, unordered, whole = head["ordered"].mean(), head["unordered"].mean(), curves["all_features"].iloc[0]
     holds = ordered <= FAR_SMALLER * min(unordered, whole)
-    return {"claim": f"Fig. 1 ({label}): the first {FIRST_FEW} ordered kernel features have a far smaller "
+    return {"id": "KUDFS/Fig1",
+            "claim": f"Fig. 1 ({label}): the first {FIRST_FEW} ordered kernel features have a far smaller "
                      f"distance ratio (<= {FAR_SMALLER:g} x) than unordered ones and all features",
             "holds": bool(holds),
             "evidence": f"mean ratio over m = 1..{FIRST_FEW}: ordered {ordered:.3f}, unordered {unordered:.3f}; "
@@ -306,7 +308,8 @@ def claim_fig2(curves: pd.DataFrame) -> dict:
         wins += bool(ours > pca and ours > kkm)
         parts.append(f"{ds}: {100 * ours:.1f} vs Kernel PCA {100 * pca:.1f}, Kernel K-means {100 * kkm:.1f}")
     n = curves["dataset"].nunique()
-    return {"claim": f"Fig. 2: within the first {FIRST_FEW} selected features kernel UDFS beats Kernel PCA "
+    return {"id": "KUDFS/Fig2",
+            "claim": f"Fig. 2: within the first {FIRST_FEW} selected features kernel UDFS beats Kernel PCA "
                      "and Kernel K-means on every dataset",
             "holds": wins == n, "evidence": f"{wins}/{n} datasets (best ACC % over m = 1..{FIRST_FEW}). "
                                             + "; ".join(parts)}
@@ -320,3 +323,9 @@ def claims_markdown(claims: list[dict]) -> str:
     for c in claims:
         lines.append(f"| {c['claim']} | {'holds' if c['holds'] else 'does not hold'} | {c['evidence']} |")
     return "\n".join(lines) + "\n"
+
+
+def claims_table(claims: list[dict]) -> pd.DataFrame:
+    """The claims as the scorecard reads them (claims.csv: id of config/published/claims.csv, verdict, numbers)."""
+    return claims_frame({"id": c["id"], "claim": c["claim"], "verdict": c["holds"], "numbers": c["evidence"]}
+                        for c in claims)

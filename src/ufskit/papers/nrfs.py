@@ -197,7 +197,9 @@ def param_columns(experiments: dict) -> pd.DataFrame:
         for method in exp["methods"]:
             for slug, p in settings_by_slug(exp, method).items():
                 rows.append({"experiment": name, "method": method, "params": slug,
-                             "q": p.get("n_neighbors_features", np.nan), "max_nonzero": p.get("max_nonzero", np.nan)})
+                             "q": p.get("n_neighbors_features", np.nan),
+                             # a list of cardinalities is one run whose subsets follow min{M, n} already
+                             "max_nonzero": np.nan if isinstance(p.get("max_nonzero"), list) else p.get("max_nonzero", np.nan)})
     return pd.DataFrame(rows, columns=["experiment", "method", "params", "q", "max_nonzero"])
 
 
@@ -262,7 +264,7 @@ def kmeans_all_features(X, y, *, runs: int, kmeans: dict, seed: int) -> pd.DataF
     k = int(np.unique(y).size)
     rows = []
     for run in range(runs):
-        labels = M.kmeans_labels(X, k, n_init=kmeans.get("n_init", 100), max_iter=kmeans.get("max_iter", 100),
+        labels = M.kmeans_labels(X, k, n_init=kmeans.get("n_init", 100), max_iter=kmeans.get("max_iter", 300),
                                  random_state=derive_seed(seed, run))
         rows.append({"run": run, "nmi": M.nmi(y, labels, average_method=kmeans.get("nmi_average", "sqrt"))})
     return pd.DataFrame(rows)

@@ -1,0 +1,115 @@
+"""Per-rule time and memory observed in a run's Snakemake benchmark files, and the SLURM
+runtime/mem_mb that profiles/slurm/config.yaml should request for them.
+
+Each ``benchmarks/**.tsv`` file is attributed to the rule whose ``benchmark:`` pattern it matches
+(patterns are read from the workflow's rule files, so the mapping follows the workflow). For every
+rule the script prints the number of jobs seen, the largest wall-clock seconds and peak RSS (MB), and
+a suggestion: ``factor`` x the maximum, rounded up to whole minutes / multiples of ``--mem-step`` MB
+and never below the floors (SLURM's scheduling granularity makes smaller requests pointless).
+
+    python benchmarks/slurm_resources.py RUN_DIR [RUN_DIR ...] [--factor 2] [--yaml]
+
+RUN_DIR is a working directory of a finished run (the folder holding ``benchmarks/``); several
+runs are pooled. ``--yaml`` prints the suggestion as a ``set-resources`` block for the profile.
+Rules without a ``benchmark:`` directive are light (tables, figures, claims) and keep the
+profile's default resources.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+from itertools import pairwise
+from pathlib import Path
+
+import pandas as pd
+
+REPO = Path(__file__).resolve().parents[1]
+RULE = re.compile(r"^rule (\w+):", re.MULTILINE)
+BENCHMARK = re.compile(r"^\s+benchmark:\s*\n\s+[rf]?\"([^\"]+)\"", re.MULTILINE)
+WILDCARD = re.compile(r"\{(\w+)(?:,[^}]*)?\}")
+
+
+def workflow_rules(repo: Path) -> dict[str, str | None]:
+    """{rule: its benchmark path pattern, or None}, read from the Snakefile and the rule files."""
+    rules = {}
+    for path in [repo / "Snakefile", *sorted((repo / "workflow" / "rules").glob("*.smk"))]:
+        text = path.read_text()
+        starts = [(m.start(), m.group(1)) for m in RULE.finditer(text)] + [(len(text), None)]
+        for (start, name), (end, _) in pairwise(starts):
+            found = BENCHMARK.search(text, start, end)
+            rules[name] = found.group(1) if found else None
+    return rules
+
+
+def benchmark_patterns(repo: Path) -> dict[str, re.Pattern]:
+    """{rule: regex of its benchmark path relative to the run directory} for benchmarked rules."""
+    patterns = {}
+    for name, pattern in workflow_rules(repo).items():
+        if pattern:
+            literal = WILDCARD.split(pattern)[::2]  # split keeps the wildcard names at odd places
+            patterns[name] = re.compile("[^/]+".join(map(re.escape, literal)) + "$")
+    return patterns
+
+
+def read_benchmarks(run_dirs: list[Path], patterns: dict[str, re.Pattern]) -> tuple[pd.DataFrame, list[str]]:
+    """One row per benchmark file and repeat (rule, s, max_rss); also the paths that match no rule
+    (or more than one)."""
+    rows, unmatched = [], []
+    for run in run_dirs:
+        for path in sorted((run / "benchmarks").rglob("*.tsv")):
+            rel = path.relative_to(run).as_posix()
+            rules = [name for name, pattern in patterns.items() if pattern.match(rel)]
+            if len(rules) != 1:
+                unmatched.append(rel)
+                continue
+            table = pd.read_csv(path, sep="\t", na_values=["-", "NA"])
+            for s, rss in zip(table["s"], table["max_rss"]):
+                rows.append({"rule": rules[0], "s": s, "max_rss": rss})
+    return pd.DataFrame(rows, columns=["rule", "s", "max_rss"]), unmatched
+
+
+def suggest(frame: pd.DataFrame, factor: float, mem_step: int, min_mem: int, min_minutes: int) -> pd.DataFrame:
+    """Per rule: jobs, max seconds, max RSS (MB) and the suggested runtime (min) and mem_mb."""
+    stats = frame.groupby("rule").agg(jobs=("s", "size"), max_s=("s", "max"), max_rss_mb=("max_rss", "max"))
+    stats["runtime"] = [max(min_minutes, math.ceil(factor * s / 60)) for s in stats["max_s"]]
+    stats["mem_mb"] = [
+        max(min_mem, mem_step * math.ceil(factor * (0 if math.isnan(m) else m) / mem_step))
+        for m in stats["max_rss_mb"]
+    ]
+    return stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("runs", nargs="+", type=Path, help="run directories holding benchmarks/")
+    parser.add_argument("--factor", type=float, default=2.0, help="headroom over the maximum observed")
+    parser.add_argument("--mem-step", type=int, default=500, help="round mem_mb up to a multiple of this")
+    parser.add_argument("--min-mem", type=int, default=1000, help="smallest mem_mb suggested")
+    parser.add_argument("--min-minutes", type=int, default=10, help="smallest runtime (minutes) suggested")
+    parser.add_argument("--yaml", action="store_true", help="print a set-resources block")
+    args = parser.parse_args(argv)
+    missing = [str(run) for run in args.runs if not (run / "benchmarks").is_dir()]
+    if missing:
+        parser.error(f"no benchmarks/ folder in: {', '.join(missing)}")
+
+    frame, unmatched = read_benchmarks(args.runs, benchmark_patterns(REPO))
+    if frame.empty:
+        parser.error("no benchmark file matches a rule of this workflow")
+    stats = suggest(frame, args.factor, args.mem_step, args.min_mem, args.min_minutes)
+    if args.yaml:
+        print("set-resources:")
+        for row in stats.itertuples():
+            print(f"  {row.Index}:\n    runtime: {row.runtime}\n    mem_mb: {row.mem_mb}")
+    else:
+        print(stats.to_string(float_format=lambda v: f"{v:.1f}"))
+    if unmatched:
+        print(f"\n{len(unmatched)} benchmark files match no rule of this workflow, e.g. {unmatched[0]}",
+              file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

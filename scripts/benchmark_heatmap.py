@@ -1,0 +1,11 @@
+"""Rule benchmark_heatmap: the rank heat-map (mean rank per metric, and each dataset's ranks)."""
+
+import pandas as pd
+
+from ufskit.papers import benchmark
+from ufskit.plots import save_figure
+from ufskit.runlog import start
+
+start(snakemake.log[0])
+fig = benchmark.heatmap(pd.read_csv(snakemake.input.summary), pd.read_csv(snakemake.input.ranks))
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)

@@ -1,0 +1,18 @@
+"""Rule benchmark_summary: the benchmark families' metrics -> summary (csv, md) and mean ranks."""
+
+import pandas as pd
+
+from ufskit.papers import benchmark
+from ufskit.runlog import start
+
+log = start(snakemake.log[0])
+c = snakemake.params.config
+planned = benchmark.plan(c["experiments"], c["excluded"])
+metrics = pd.concat([pd.read_parquet(p) for p in snakemake.input], ignore_index=True)
+summary = benchmark.summary_table(metrics, planned)
+ranks = benchmark.mean_ranks(summary)
+summary.to_csv(snakemake.output.csv, index=False, float_format="%.6g")
+ranks.to_csv(snakemake.output.ranks, index=False, float_format="%.4g")
+with open(snakemake.output.md, "w") as fh:
+    fh.write(benchmark.summary_markdown(summary, ranks, benchmark.protocol_markdown(c["experiments"])))
+log.info("%d summary rows, %d (method, metric) mean ranks", len(summary), len(ranks))

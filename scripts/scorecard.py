@@ -1,0 +1,19 @@
+"""Rule scorecard: the published numbers and claims of the four papers against this run (CSV and markdown)."""
+
+from pathlib import Path
+
+from ufskit import scorecard as S
+from ufskit.papers import read_published
+from ufskit.runlog import start
+
+log = start(snakemake.log[0])
+p = snakemake.params
+published = {Path(path).name: read_published(path) for path in snakemake.input.published}
+runs = {paper: [S.load_report(e["report"], e["files"], e["summaries"]) for e in entries]
+        for paper, entries in p.sources.items()}
+card = S.scorecard(published, S.read_reference(snakemake.input.claims), runs, excluded=dict(p.excluded),
+                   tolerances=dict(p.tolerances))
+card.to_csv(snakemake.output.csv, index=False)
+with open(snakemake.output.md, "w") as fh:
+    fh.write(S.scorecard_markdown(card, excluded=dict(p.excluded), tolerances=dict(p.tolerances)))
+log.info("%d rows: %s", len(card), card.groupby("kind")["outcome"].value_counts().to_dict())

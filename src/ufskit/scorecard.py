@@ -1,0 +1,438 @@
+"""The scorecard: every published number and every claim of the four papers beside this run's result.
+
+Rows come from what was published (the tables of ``config/published/`` and its
+claims list ``claims.csv``), never from what happened to run, so nothing drops
+out silently: a paper without a report folder in this run gives rows
+"not run", a dataset that could not be obtained (config ``data.exclude``) rows
+"not obtained: <reason>", a dataset or table the run's experiments leave out
+rows "not in this run".
+
+Reproduced numbers are read from each paper's machine-readable outputs
+(``results/<report>/table1.csv`` ...), dataset statistics (n, d, classes) from
+the prepared-data summaries, claim verdicts from ``results/<report>/claims.csv``
+(written by each paper's claims rule with ``claims_frame``). Pure pandas; the
+workflow's ``scripts/scorecard.py`` only reads files and writes the outputs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .papers import read_published
+
+PAPERS = {
+    "ivfs": "IVFS (Li, Wu & Li, AAAI 2020)",
+    "nrfs": "NRFS (Huang, Yoo, Yu & Qin, ICDM 2014)",
+    "ils": "Iterative Laplacian Score (Zhu, Miao & Zhang, CCPR 2012)",
+    "kudfs": "Kernel UDFS (Liu & Wang)",
+}
+STATS = {"n_samples", "n_features", "n_classes"}  # compared with the prepared data's summary
+SUMMARY_METHOD = ""  # dataset statistics belong to no method
+
+# Each block of published numbers: its file in config/published/, paper, the paper's table and
+# column -> (metric, method); method None = the file's own `method` column. A file without a
+# `dataset` column gives its numbers for `dataset`.
+PUBLISHED = (
+    {"file": "ivfs_table1.csv", "paper": "ivfs", "table": "Table 1",
+     "columns": {"knn_acc_pct": ("knn_acc", None), "w11": ("w11", None), "winf": ("winf", None),
+                 "Linf": ("Linf", None), "L1_over_n2_x1e-2": ("L1_over_n2", None), "L2": ("L2", None),
+                 "time_s": ("fit_seconds", None)}},
+    {"file": "ivfs_table1.csv", "paper": "ivfs", "table": "Table 1 (datasets)",
+     "columns": {"n": ("n_samples", ""), "d": ("n_features", ""), "classes": ("n_classes", "")}},
+    {"file": "ivfs_table2.csv", "paper": "ivfs", "table": "Table 2",
+     "columns": {m: ("bootstrap_differences", m) for m in ("SPEC", "MCFS", "GLSPFS", "IVFS-linf")}},
+    {"file": "nrfs_table1.csv", "paper": "nrfs", "table": "Table I", "dataset": "nrfs_synthetic",
+     "columns": {"nmi_all_instances": ("nmi_all", None), "nmi_normal_instances": ("nmi_normal", None)}},
+    {"file": "nrfs_table2.csv", "paper": "nrfs", "table": "Table II",
+     "columns": {"instances": ("n_samples", ""), "features": ("n_features", ""), "clusters": ("n_classes", "")}},
+    {"file": "ils_table1.csv", "paper": "ils", "table": "Table 1",
+     "columns": {"n": ("n_samples", ""), "d": ("n_features", ""), "classes": ("n_classes", "")}},
+    {"file": "kudfs_table1.csv", "paper": "kudfs", "table": "Table 1",
+     "columns": {"all_features": ("kmeans_acc", "All Features"), "udfs": ("kmeans_acc", "UDFS"),
+                 "kernel_udfs": ("kmeans_acc", "KernelUDFS")}},
+)
+KEYS = ["paper", "table", "dataset", "method", "metric"]
+
+# ---------------------------------------------------------------- claims: the papers' verdict files
+
+# the words the paper modules use -> the scorecard's verdict
+_VERDICT_WORDS = {
+    "holds": "holds", "supported": "holds", "reproduced": "holds",
+    "partly holds": "partly holds", "partly supported": "partly holds",
+    "does not hold": "does not hold", "not supported": "does not hold", "not reproduced": "does not hold",
+    "not evaluated": "not evaluated",
+}
+CLAIM_COLUMNS = ["id", "claim", "verdict", "numbers"]
+
+
+def normalise_verdict(verdict) -> str:
+    """A paper's verdict (True/False or one of its words, e.g. "partly supported") as the scorecard's:
+    holds, partly holds, does not hold or not evaluated."""
+    if isinstance(verdict, (bool, np.bool_)):
+        return "holds" if verdict else "does not hold"
+    word = str(verdict).strip().strip("*").strip().lower()
+    if word not in _VERDICT_WORDS:
+        raise ValueError(f"unknown verdict {verdict!r}; known: {sorted(_VERDICT_WORDS)} or a bool.")
+    return _VERDICT_WORDS[word]
+
+
+def claims_frame(records) -> pd.DataFrame:
+    """A paper's claims.csv: one row per verdict (id, claim, verdict, numbers).
+
+    ``records`` are dicts with those keys; ``id`` is the claim's key in
+    config/published/claims.csv (several verdicts may share one id, e.g. one per
+    setting); the verdict is normalised by ``normalise_verdict``.
+    """
+    frame = pd.DataFrame(list(records), columns=CLAIM_COLUMNS)
+    if frame[["id", "claim"]].isna().any().any() or (frame["id"].str.strip() == "").any():
+        raise ValueError("every claim needs an id and a text.")
+    frame["verdict"] = frame["verdict"].map(normalise_verdict)
+    frame["numbers"] = frame["numbers"].fillna("")
+    return frame
+
+
+def combine_verdicts(verdicts) -> str:
+    """One verdict from the verdicts of a claim's parts: all hold -> holds, none -> does not hold, else partly.
+
+    Parts not evaluated are left out while any part is evaluated.
+    """
+    judged = [v for v in verdicts if v != "not evaluated"]
+    if not judged:
+        return "not evaluated"
+    if all(v == "holds" for v in judged):
+        return "holds"
+    if all(v == "does not hold" for v in judged):
+        return "does not hold"
+    return "partly holds"
+
+
+# ---------------------------------------------------------------- what one report folder produced
+
+
+@dataclass
+class ReportResults:
+    """The outputs of one report folder of a paper in this run (only what was built)."""
+
+    report: str
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # "table1" / "table2" -> the paper's CSV
+    claims: pd.DataFrame | None = None  # the paper's claims.csv; None when the run does not build it
+    summaries: dict[str, dict] = field(default_factory=dict)  # dataset -> prepared-data summary
+
+
+def load_report(report: str, files: dict[str, str], summaries=()) -> ReportResults:
+    """Read a report folder's tables (keys table1, table2), its claims.csv (key claims) and data summaries."""
+    unknown = set(files) - {"table1", "table2", "claims"}
+    if unknown:
+        raise ValueError(f"report {report!r}: unknown output kinds {sorted(unknown)}.")
+    tables = {k: pd.read_csv(p) for k, p in files.items() if k != "claims"}
+    claims = pd.read_csv(files["claims"], keep_default_na=False) if "claims" in files else None
+    loaded = [json.loads(Path(p).read_text()) for p in summaries]
+    return ReportResults(report, tables, claims, {s["dataset"]: s for s in loaded})
+
+
+# ---------------------------------------------------------------- published numbers
+
+
+def published_numbers(published: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The published tables in long form: one row per published number (paper, table, dataset, method, metric)."""
+    blocks = []
+    for spec in PUBLISHED:
+        if spec["file"] not in published:
+            raise ValueError(f"published table {spec['file']!r} missing; given: {sorted(published)}.")
+        frame = published[spec["file"]].reset_index(drop=True)
+        parts = [pd.DataFrame({
+            "paper": spec["paper"], "table": spec["table"],
+            "dataset": frame["dataset"] if "dataset" in frame else spec["dataset"],
+            "method": frame["method"] if method is None else method,
+            "metric": metric, "published": frame[column].astype(float), "row": frame.index, "col": j,
+        }) for j, (column, (metric, method)) in enumerate(spec["columns"].items())]
+        block = pd.concat(parts).sort_values(["row", "col"], kind="stable")  # the paper's row order
+        blocks.append(block.drop(columns=["row", "col"]).drop_duplicates(KEYS))  # statistics repeat per method
+    return pd.concat(blocks, ignore_index=True)
+
+
+def _rows(frame: pd.DataFrame, table: str, **fixed) -> pd.DataFrame:
+    out = frame.assign(table=table, **fixed)
+    if "status" not in out:
+        out["status"] = np.where(out["reproduced"].notna(), "ok", "no value")
+    return out[["table", "dataset", "method", "metric", "reproduced", "status"]]
+
+
+def _melt(frame: pd.DataFrame, id_var: str, columns: dict, var_name: str) -> pd.DataFrame:
+    long = frame.melt(id_vars=id_var, value_vars=list(columns), var_name=var_name, value_name="reproduced")
+    long[var_name] = long[var_name].map(columns)
+    return long
+
+
+def _ivfs_table1(t):
+    return _rows(t, "Table 1")
+
+
+def _ivfs_table2(t):
+    return _rows(t, "Table 2", metric="bootstrap_differences")
+
+
+def _kudfs_table1(t):
+    methods = {"all_features": "All Features", "udfs": "UDFS", "kernel_udfs": "KernelUDFS"}
+    return _rows(_melt(t, "dataset", methods, "method"), "Table 1", metric="kmeans_acc")
+
+
+def _nrfs_table1(t):
+    return _rows(_melt(t, "method", {"nmi_all": "nmi_all", "nmi_normal": "nmi_normal"}, "metric"), "Table I",
+                 dataset="nrfs_synthetic")
+
+
+# paper -> output kind -> reader of that CSV into (table, dataset, method, metric, reproduced, status)
+READERS = {
+    "ivfs": {"table1": _ivfs_table1, "table2": _ivfs_table2},
+    "kudfs": {"table1": _kudfs_table1},
+    "nrfs": {"table1": _nrfs_table1},
+    "ils": {},
+}
+
+
+def _removed(summary: dict) -> int:
+    """Columns the preparation dropped (constant ones, words no document uses)."""
+    return sum(step.get("n_removed", 0) for step in summary.get("preprocessing", []))
+
+
+def _stats(summaries: dict[str, dict], tables) -> pd.DataFrame:
+    """n, d and classes of each dataset, once per published table of dataset statistics.
+
+    d is counted as loaded, before the preparation drops columns (the papers
+    count every column, constant ones too); the evidence column says how many
+    were dropped.
+    """
+    value = {"n_samples": lambda s: s["n_samples"], "n_classes": lambda s: s["n_classes"],
+             "n_features": lambda s: s["n_features"] + _removed(s)}
+    rows = [{"table": table, "dataset": name, "method": SUMMARY_METHOD, "metric": metric,
+             "reproduced": float(value[metric](s)), "status": "ok", "evidence": _summary_evidence(s)}
+            for table in tables for name, s in summaries.items() for metric in sorted(STATS)]
+    return pd.DataFrame(rows, columns=["table", "dataset", "method", "metric", "reproduced", "status", "evidence"])
+
+
+def _summary_evidence(summary: dict) -> str:
+    path = f"resources/prepared/{summary['chain']}/{summary['dataset']}.json"
+    dropped = _removed(summary)
+    return f"{path} (prepared: {summary['n_features']} features, {dropped} dropped)" if dropped else path
+
+
+def reproduced_numbers(paper: str, results: ReportResults) -> pd.DataFrame:
+    """One report folder's numbers in the published tables' terms (table, dataset, method, metric)."""
+    readers = READERS[paper]
+    unknown = set(results.tables) - set(readers)
+    if unknown:
+        raise ValueError(f"paper {paper!r} has no published table read from {sorted(unknown)}.")
+    stat_tables = [s["table"] for s in PUBLISHED
+                   if s["paper"] == paper and {m for m, _ in s["columns"].values()} <= STATS]
+    parts = [readers[k](t).assign(evidence=f"results/{results.report}/{k}.csv") for k, t in results.tables.items()]
+    parts.append(_stats(results.summaries, stat_tables))
+    out = pd.concat([p for p in parts if not p.empty], ignore_index=True).assign(paper=paper)
+    twice = out[out.duplicated(KEYS, keep=False)]
+    if not twice.empty:
+        keys = twice[KEYS].drop_duplicates().values.tolist()
+        raise ValueError(f"results/{results.report}: several values for {keys}.")
+    return out
+
+
+# ---------------------------------------------------------------- tolerances
+
+
+def check_tolerances(tolerances: dict, metrics) -> None:
+    """Every metric needs a tolerance: {absolute, relative} (either or both) or {factor}."""
+    missing = sorted(set(metrics) - set(tolerances))
+    if missing:
+        raise ValueError(f"no scorecard tolerance for metric(s) {missing}.")
+    for metric, tol in tolerances.items():
+        keys = set(tol)
+        if not keys or not (keys <= {"absolute", "relative"} or keys == {"factor"}):
+            raise ValueError(f"tolerance of {metric!r} must be absolute and/or relative, or factor; got {tol}.")
+        if any(v < 0 for v in tol.values()) or tol.get("factor", 1) < 1:
+            raise ValueError(f"tolerance of {metric!r} out of range: {tol}.")
+
+
+def tolerance_text(tol: dict) -> str:
+    if "factor" in tol:
+        return f"x/÷ {tol['factor']:g}"
+    a, r = tol.get("absolute"), tol.get("relative")
+    if r is None:
+        return "exact" if a == 0 else f"± {a:g}"
+    return f"± {100 * r:g} %" if a is None else f"± max({a:g}, {100 * r:g} %)"
+
+
+def within_tolerance(published: float, reproduced: float, tol: dict) -> bool:
+    """|reproduced - published| <= max(absolute, relative * |published|); factor: within [published/f, published*f]."""
+    if "factor" in tol:
+        return published > 0 and published / tol["factor"] <= reproduced <= published * tol["factor"]
+    allowed = max(tol.get("absolute", 0.0), tol.get("relative", 0.0) * abs(published))
+    return abs(reproduced - published) <= allowed + 1e-9 * max(1.0, abs(published))
+
+
+# ---------------------------------------------------------------- the scorecard
+
+
+def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportResults]], *,
+                excluded: dict, tolerances: dict) -> pd.DataFrame:
+    """One row per published number and report folder of its paper in this run, with the comparison."""
+    pub = published_numbers(published)
+    check_tolerances(tolerances, pub["metric"].unique())
+    parts = []
+    for paper in PAPERS:
+        group = pub[pub["paper"] == paper]
+        reports = runs.get(paper, [])
+        if not reports:
+            parts.append(group.assign(report="", reproduced=np.nan, status="not run", evidence=""))
+        for res in reports:
+            merged = group.merge(reproduced_numbers(paper, res), on=KEYS, how="left")
+            absent = merged["status"].isna()
+            merged.loc[absent, "status"] = merged.loc[absent, "dataset"].map(
+                lambda d: f"not obtained: {excluded[d]}" if d in excluded else "not in this run")
+            merged["evidence"] = merged["evidence"].where(merged["status"] == "ok", "")
+            parts.append(merged.assign(report=res.report))
+    rows = pd.concat(parts, ignore_index=True)
+    ok = rows["status"] == "ok"
+    rows["difference"] = np.where(ok, rows["reproduced"] - rows["published"], np.nan)
+    rows["tolerance"] = rows["metric"].map(lambda m: tolerance_text(tolerances[m]))
+    within = [within_tolerance(p, r, tolerances[m]) if o else None
+              for p, r, m, o in zip(rows["published"], rows["reproduced"], rows["metric"], ok)]
+    rows["within_tolerance"] = ["" if w is None else ("yes" if w else "no") for w in within]
+    rows["outcome"] = np.where(ok, np.where(rows["within_tolerance"] == "yes", "within tolerance",
+                                            "outside tolerance"), rows["status"])
+    return rows[["paper", "report", "table", "dataset", "method", "metric", "published", "reproduced",
+                 "difference", "tolerance", "within_tolerance", "outcome", "evidence"]]
+
+
+def claim_rows(reference: pd.DataFrame, runs: dict[str, list[ReportResults]], *, excluded: dict,
+               published: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per claim of ``reference`` (config/published/claims.csv) and report folder of its paper.
+
+    ``published`` (``published_numbers``) names the datasets of each paper: those
+    that could not be obtained are noted beside the paper's verdicts.
+    """
+    known = set(reference["id"])
+    for reports in runs.values():
+        for res in reports:
+            stray = sorted(set(res.claims["id"]) - known) if res.claims is not None else []
+            if stray:
+                raise ValueError(f"results/{res.report}/claims.csv has ids {stray} not in the claims list.")
+    missing_data = {}
+    if published is not None:
+        for paper, group in published.groupby("paper"):
+            gone = sorted(set(group["dataset"]) & set(excluded))
+            missing_data[paper] = "; ".join(f"{d} ({excluded[d]})" for d in gone)
+    rows = []
+    for claim in reference.itertuples(index=False):
+        base = {"paper": claim.paper, "claim_id": claim.id, "table": claim.element, "claim": claim.claim}
+        reports = runs.get(claim.paper, [])
+        if not reports:
+            rows.append({**base, "report": "", "outcome": "not run", "numbers": "", "evidence": ""})
+        for res in reports:
+            verdict, numbers, evidence = _claim_verdict(res, claim.id)
+            if missing_data.get(claim.paper) and verdict != "not evaluated":
+                numbers += f" [Datasets not obtained, left out: {missing_data[claim.paper]}.]"
+            rows.append({**base, "report": res.report, "outcome": verdict, "numbers": numbers, "evidence": evidence})
+    return pd.DataFrame(rows, columns=["paper", "report", "claim_id", "table", "claim", "outcome", "numbers",
+                                       "evidence"])
+
+
+def _claim_verdict(res: ReportResults, claim_id: str) -> tuple[str, str, str]:
+    if res.claims is None:
+        return ("not evaluated", f"results/{res.report}/claims.csv is not built: the experiments of this report "
+                "folder do not cover every study the claims need", "")
+    parts = res.claims[res.claims["id"] == claim_id]
+    if parts.empty:
+        return "not evaluated", "no verdict computed by this run (the numbers it needs are missing)", ""
+    verdict = combine_verdicts(parts["verdict"])
+    if len(parts) == 1:
+        numbers = parts["numbers"].iloc[0]
+    else:
+        numbers = " ".join(f"[{p.claim.rstrip('.')}: {p.verdict}] {p.numbers}" for p in parts.itertuples())
+    return verdict, numbers, f"results/{res.report}/claims.md"
+
+
+def scorecard(published: dict[str, pd.DataFrame], reference: pd.DataFrame, runs: dict[str, list[ReportResults]],
+              *, excluded: dict, tolerances: dict) -> pd.DataFrame:
+    """The scorecard: published numbers (kind "number") then claims (kind "claim"), one frame."""
+    numbers = number_rows(published, runs, excluded=excluded, tolerances=tolerances)
+    claims = claim_rows(reference, runs, excluded=excluded, published=published_numbers(published))
+    out = pd.concat([numbers.assign(kind="number"), claims.assign(kind="claim")], ignore_index=True)
+    columns = ["kind", "paper", "report", "table", "dataset", "method", "metric", "published", "reproduced",
+               "difference", "tolerance", "within_tolerance", "outcome", "claim_id", "claim", "numbers", "evidence"]
+    return out[columns]
+
+
+# ---------------------------------------------------------------- markdown
+
+
+def _num(value) -> str:
+    return "" if value is None or pd.isna(value) else f"{value:.4g}"
+
+
+def _diff(value) -> str:
+    return "" if value is None or pd.isna(value) else f"{value:+.3g}"
+
+
+def _cell(text) -> str:
+    return "" if text is None or pd.isna(text) else str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _overview(card: pd.DataFrame) -> list[str]:
+    lines = ["| paper | results | published numbers | within tolerance | outside | not compared | claims: holds "
+             "| partly | does not hold | not evaluated / not run |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for paper, name in PAPERS.items():
+        part = card[card["paper"] == paper]
+        for report, group in part.groupby("report", sort=True):
+            nums, claims = group[group["kind"] == "number"], group[group["kind"] == "claim"]
+            out = nums["outcome"]
+            cv = claims["outcome"]
+            lines.append(
+                f"| {name} | {f'results/{report}/' if report else 'not run'} | {len(nums)} "
+                f"| {int((out == 'within tolerance').sum())} | {int((out == 'outside tolerance').sum())} "
+                f"| {int((~out.isin(['within tolerance', 'outside tolerance'])).sum())} "
+                f"| {int((cv == 'holds').sum())} | {int((cv == 'partly holds').sum())} "
+                f"| {int((cv == 'does not hold').sum())} | {int(cv.isin(['not evaluated', 'not run']).sum())} |")
+    return lines
+
+
+def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict) -> str:
+    """The scorecard as markdown: overview, datasets not obtained, claims, then every published number."""
+    lines = ["# Scorecard: the four papers' published numbers and claims against this run", "",
+             "One row per published number (config/published/*.csv) and per claim (config/published/claims.csv), "
+             "for each results folder of the paper built by this run. Difference = reproduced - published, "
+             "in the paper's units; tolerances: config `scorecard.tolerances`. Machine-readable: "
+             "results/scorecard.csv.", "", "## Overview", "", *_overview(card), ""]
+    lines += ["## Datasets not obtained", ""]
+    lines += [f"- {d}: {why}" for d, why in sorted(excluded.items())] or ["None: every dataset was obtained."]
+    claims = card[card["kind"] == "claim"]
+    lines += ["", "## Claims", "", "| id | results | claim | verdict | numbers | evidence |",
+              "|---|---|---|---|---|---|"]
+    for r in claims.itertuples(index=False):
+        lines.append(f"| {r.claim_id} | {r.report or '–'} | {r.table}: {_cell(r.claim)} | **{r.outcome}** "
+                     f"| {_cell(r.numbers)} | {_cell(r.evidence)} |")
+    numbers = card[card["kind"] == "number"]
+    lines += ["", "## Published numbers", "", "Tolerance per metric: "
+              + ", ".join(f"{m} {tolerance_text(t)}" for m, t in tolerances.items()) + "."]
+    for (paper, table, report), group in numbers.groupby(["paper", "table", "report"], sort=False):
+        lines += ["", f"### {PAPERS[paper]}, {table}" + (f" (results/{report}/)" if report else " (not run)"), "",
+                  "| dataset | method | metric | published | reproduced | difference | tolerance | outcome |",
+                  "|---|---|---|---|---|---|---|---|"]
+        lines += [f"| {r.dataset} | {r.method or '–'} | {r.metric} | {_num(r.published)} | {_num(r.reproduced)} "
+                  f"| {_diff(r.difference)} | {r.tolerance} | {r.outcome} |" for r in group.itertuples(index=False)]
+    return "\n".join(lines) + "\n"
+
+
+def read_reference(path) -> pd.DataFrame:
+    """The claims list (id, paper, element, claim); ids must be unique."""
+    frame = read_published(path)
+    dup = frame["id"][frame["id"].duplicated()].tolist()
+    if dup:
+        raise ValueError(f"duplicate claim ids {dup} in {path}.")
+    unknown = sorted(set(frame["paper"]) - set(PAPERS))
+    if unknown:
+        raise ValueError(f"claims of unknown paper(s) {unknown}; known: {sorted(PAPERS)}.")
+    return frame

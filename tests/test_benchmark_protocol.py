@@ -1,0 +1,71 @@
+"""The benchmark's protocol pieces: feature counts as fractions of d, excluded (dataset, method) pairs, and
+the configured families covering every selector and every dataset of the four papers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import yaml
+from conftest import ROOT
+
+from ufskit import experiments as ex
+from ufskit.selectors import SELECTORS
+
+FRACTIONS = {"fractions": [0.005, 0.01, 0.02, 0.05, 0.1]}
+
+
+def test_fractions_give_rounded_counts_of_each_datasets_d():
+    assert ex.feature_counts(FRACTIONS, 617) == [3, 6, 12, 31, 62]
+    assert ex.feature_counts(FRACTIONS, 12290) == [61, 123, 246, 614, 1229]
+    # at least one feature, duplicates merged; 0.5 of 5 rounds to 2 as resolve_count does (half to even)
+    assert ex.feature_counts(FRACTIONS, 13) == [1]
+    assert ex.feature_counts({"fractions": [0.1, 0.5, 0.9, 1.0]}, 5) == [1, 2, 4, 5]
+
+
+@pytest.mark.parametrize("bad", [[], [0.0], [1.5], [1], [-0.1], [True]])
+def test_fractions_must_be_floats_in_the_unit_interval(bad):
+    with pytest.raises(ValueError, match="fraction"):
+        ex.feature_counts({"fractions": bad}, 100)
+
+
+def test_excluded_pairs_are_not_run_and_are_reported():
+    exp = {"datasets": ["a", "b"], "reps": 2,
+           "methods": {"M": {"selector": "SPEC", "exclude": {"b": "too slow"}}, "N": {"selector": "LaplacianScore"}}}
+    runs = ex.experiment_runs("e", exp, ["a", "b"])
+    assert {(r.dataset, r.method) for r in runs} == {("a", "M"), ("a", "N"), ("b", "N")}
+    assert len(runs) == 3 * 2
+    assert ex.not_run(exp) == {("b", "M"): "too slow"}
+    with pytest.raises(ValueError, match="'c', which is not a dataset"):
+        ex.not_run({**exp, "methods": {"M": {"selector": "SPEC", "exclude": {"c": "typo"}}}})
+
+
+def _config():
+    return yaml.safe_load((ROOT / "config/config.yaml").read_text())
+
+
+def test_benchmark_families_cover_every_selector_and_every_papers_dataset():
+    experiments = _config()["experiments"]
+    families = {n: e for n, e in experiments.items() if e["paper"] == "benchmark"}
+    assert families, "no benchmark experiment in config/config.yaml"
+    for name, exp in families.items():
+        used = {spec["selector"] for spec in exp["methods"].values()}
+        assert used == set(SELECTORS), f"{name} misses selectors {set(SELECTORS) - used}"
+        assert all(len(ex.method_settings(exp)[m]) == 1 for m in exp["methods"]), f"{name}: one setting each"
+        assert exp.get("report_dir") == "benchmark"
+    papers = {"ils", "kudfs", "nrfs", "ivfs"}
+    wanted = {d for e in experiments.values() if e["paper"] in papers for d in e["datasets"]}
+    covered = [d for e in families.values() for d in e["datasets"]]
+    assert len(covered) == len(set(covered)), "a dataset in two families"
+    assert wanted == set(covered)
+
+
+def test_diagonal_bars_do_not_reach_hera():
+    """Four binary SPECT features give 15 distinct points whose H1 bars are all born at max_edge and capped
+    there, i.e. on the diagonal; hera's Wasserstein crashed the benchmark's evaluation on them (SIGSEGV).
+    They cost nothing, so both distances equal those to the diagram without them."""
+    from ufskit.metrics import diagram_distances
+
+    full = np.array([[0.1, 0.3], [0.2, 0.25], [0.05, 0.5]])
+    diagonal = np.full((14, 2), 0.5)
+    assert diagram_distances(full, diagonal) == diagram_distances(full, np.empty((0, 2)))
+    assert diagram_distances(full, np.vstack([diagonal, [[0.1, 0.3]]]))["w11"] == pytest.approx(0.05 + 0.45)

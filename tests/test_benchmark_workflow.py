@@ -1,0 +1,67 @@
+"""The cross-paper benchmark's smoke protocol through Snakemake: summary, ranks and heat-map, with their contents."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import ROOT
+from test_workflow import snakemake
+
+from ufskit.selectors import SELECTORS
+
+pytestmark = pytest.mark.workflow
+
+RUN = "run=[smoke_benchmark_lowdim,smoke_benchmark_highdim]"
+
+
+def test_benchmark_smoke_builds_summary_ranks_and_heatmap(tmp_path, mirror):
+    # CLL-SUB-111 is listed but excluded (as offline runs do): it must stay in the tables as "not obtained"
+    extra = tmp_path / "extra.yaml"
+    extra.write_text("data:\n  exclude:\n    CLL-SUB-111: not in the mirror\n"
+                     "experiments:\n  smoke_benchmark_highdim:\n    datasets: [CLL-SUB-111, lymphoma]\n")
+    args = ("--configfile", str(ROOT / "config/smoke.yaml"), str(extra), "--config", RUN)
+    snakemake("--cores", "2", *args, cwd=tmp_path, env={"UFS_DATA_MIRROR": str(mirror)})
+    out = tmp_path / "results/smoke_benchmark"
+
+    summary = pd.read_csv(out / "summary.csv")
+    pairs = summary.drop_duplicates(["dataset", "method"]).set_index(["dataset", "method"])
+    assert set(summary["dataset"]) == {"wine", "lymphoma", "CLL-SUB-111"}
+    assert set(pairs["selector"]) == set(SELECTORS)
+    assert pairs.loc[("lymphoma", "Variance"), "status"].startswith("not run: z-scored")
+    assert set(pairs.loc["CLL-SUB-111", "status"]) == {"not obtained: not in the mirror"}
+    assert (pairs.drop(index=[("lymphoma", "Variance")]).loc[["wine", "lymphoma"], "status"] == "ok").all()
+    # counts are fractions of each dataset's d (13, 4026), of n for the kernel features (178)
+    assert pairs.loc[("wine", "LS"), "counts"] == "3,6"
+    assert pairs.loc[("lymphoma", "LS"), "counts"] == "20,40"
+    assert pairs.loc[("wine", "KernelUDFS"), ["space", "counts"]].tolist() == ["kernel", "36,89"]
+
+    # each value is the mean over counts of the run's metrics; ranks are 1..m per dataset and metric
+    metrics = pd.read_parquet(tmp_path / "results/smoke_benchmark_lowdim/metrics.parquet")
+    nmi = metrics.query("method == 'MCFS' and metric == 'kmeans_nmi'")["value"].mean()
+    assert summary.query("dataset == 'wine' and method == 'MCFS' and metric == 'kmeans_nmi'")["value"].item() == \
+        pytest.approx(nmi, rel=1e-5)
+    ok = summary[summary["status"] == "ok"]
+    assert ok["value"].notna().all()
+    ranked = ok[ok["space"] == "original"]
+    for (dataset, metric), group in ranked.groupby(["dataset", "metric"]):
+        m = len(group)
+        assert m == (10 if dataset == "wine" else 9)
+        assert group["rank"].sum() == pytest.approx(m * (m + 1) / 2), (dataset, metric)
+    assert summary.loc[summary["space"] == "kernel", "rank"].isna().all()
+    assert ok.query("metric == 'knn_acc'")["value"].between(0, 1).all()
+    assert (ok.query("metric == 'fit_seconds'")["value"] > 0).all()
+    assert (ok.query("metric in ['w11', 'winf', 'L2']")["value"] >= 0).all()
+
+    ranks = pd.read_csv(out / "ranks.csv").set_index(["method", "metric"])
+    assert "KernelUDFS" not in ranks.index.get_level_values(0)
+    assert ranks.loc[("Variance", "knn_acc"), "n_datasets"] == 1 and ranks.loc[("LS", "knn_acc"), "n_datasets"] == 2
+    by_hand = ranked.query("method == 'LS' and metric == 'kmeans_acc'")["rank"].mean()
+    assert ranks.loc[("LS", "kmeans_acc"), "mean_rank"] == pytest.approx(by_hand, abs=1e-3)
+
+    md = (out / "summary.md").read_text()
+    assert "| smoke_benchmark_highdim | lymphoma | Variance | not run: z-scored" in md
+    assert "| smoke_benchmark_highdim | CLL-SUB-111 | every method | not obtained: not in the mirror |" in md
+    assert "Not ranked (features of a derived space, not original features): KernelUDFS" in md
+    assert (out / "heatmap.png").stat().st_size > 50_000 and (out / "heatmap.pdf").exists()
+    assert np.isfinite(ranks["mean_rank"]).all()

@@ -1,0 +1,292 @@
+"""The scorecard (ufskit.scorecard): hand-made frames, the committed published files, and end to end with the report."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import zipfile
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from conftest import ROOT
+from ufskit import scorecard as S
+from ufskit.papers import kudfs, read_published
+
+PUBLISHED_DIR = ROOT / "config/published"
+TOL = {"kmeans_acc": {"absolute": 2.0}, "n_samples": {"absolute": 0}, "n_features": {"absolute": 0},
+       "n_classes": {"absolute": 0}}
+
+
+def published():
+    return {spec["file"]: read_published(PUBLISHED_DIR / spec["file"]) for spec in S.PUBLISHED}
+
+
+def reference():
+    return S.read_reference(PUBLISHED_DIR / "claims.csv")
+
+
+def all_tolerances():
+    return yaml.safe_load((ROOT / "config/config.yaml").read_text())["scorecard"]["tolerances"]
+
+
+def kudfs_table(**values):
+    """A kernel-UDFS table1.csv with the given (all_features, udfs, kernel_udfs) per dataset."""
+    return pd.DataFrame([{"dataset": d, "all_features": a, "udfs": u, "kernel_udfs": k}
+                         for d, (a, u, k) in values.items()])
+
+
+def numbers_of(card, paper):
+    return card[(card["kind"] == "number") & (card["paper"] == paper)]
+
+
+# ---------------------------------------------------------------- published numbers
+
+
+def test_one_row_per_published_number_in_the_papers_order():
+    pub = S.published_numbers(published())
+    counts = pub.groupby(["paper", "table"]).size().to_dict()
+    assert counts == {("ivfs", "Table 1"): 40 * 7, ("ivfs", "Table 1 (datasets)"): 10 * 3, ("ivfs", "Table 2"): 40,
+                      ("nrfs", "Table I"): 7 * 2, ("nrfs", "Table II"): 8 * 3, ("ils", "Table 1"): 8 * 3,
+                      ("kudfs", "Table 1"): 6 * 3}
+    first = pub[pub["table"] == "Table 1"].head(8)  # IVFS: CLL-SUB-111, SPEC, its seven columns, then MCFS
+    assert first["metric"].tolist()[:7] == ["knn_acc", "w11", "winf", "Linf", "L1_over_n2", "L2", "fit_seconds"]
+    assert first["published"].tolist()[:7] == [58.2, 2.35, 0.05, 0.42, 9.49, 13.86, 0.85]
+    assert first.iloc[7][["method", "metric"]].tolist() == ["MCFS", "knn_acc"]
+    nrfs = pub[pub["table"] == "Table I"].set_index(["method", "metric"])["published"]
+    assert nrfs[("NDFS", "nmi_normal")] == 0.5004 and (pub.loc[pub["table"] == "Table I", "dataset"]
+                                                        == "nrfs_synthetic").all()
+
+
+def test_the_configured_tolerances_cover_every_published_metric():
+    S.check_tolerances(all_tolerances(), S.published_numbers(published())["metric"].unique())
+    with pytest.raises(ValueError, match="no scorecard tolerance.*kmeans_acc"):
+        S.check_tolerances({}, ["kmeans_acc"])
+    with pytest.raises(ValueError, match="absolute and/or relative, or factor"):
+        S.check_tolerances({"L2": {"absolute": 1, "factor": 2}}, ["L2"])
+    with pytest.raises(ValueError, match="out of range"):
+        S.check_tolerances({"L2": {"factor": 0.5}}, ["L2"])
+
+
+def test_within_tolerance_and_its_text():
+    assert S.within_tolerance(78.7, 80.6, {"absolute": 2.0}) and not S.within_tolerance(78.7, 80.8, {"absolute": 2.0})
+    assert S.within_tolerance(10.0, 12.5, {"relative": 0.25}) and not S.within_tolerance(10.0, 12.6, {"relative": 0.25})
+    both = {"absolute": 5.0, "relative": 0.2}  # max(5, 20 %): 5 below 25, 20 % above
+    assert S.within_tolerance(4.4, 9.4, both) and not S.within_tolerance(4.4, 9.5, both)
+    assert S.within_tolerance(200.0, 240.0, both) and not S.within_tolerance(200.0, 241.0, both)
+    assert S.within_tolerance(2.0, 5.9, {"factor": 3.0}) and not S.within_tolerance(2.0, 0.6, {"factor": 3.0})
+    assert S.within_tolerance(13, 13, {"absolute": 0}) and not S.within_tolerance(13, 14, {"absolute": 0})
+    assert [S.tolerance_text(t) for t in ({"absolute": 0}, {"absolute": 2.0}, {"relative": 0.25}, both,
+                                          {"factor": 3.0})] == ["exact", "± 2", "± 25 %", "± max(5, 20 %)", "x/÷ 3"]
+
+
+# ---------------------------------------------------------------- numbers of a run
+
+
+def test_differences_tolerance_and_not_compared_rows():
+    table = kudfs_table(thyroid=(77.67, 80.37, 92.33), german=(54.26, 67.91, 60.0))  # german kernel: -9.6
+    runs = {"kudfs": [S.ReportResults("kudfs", {"table1": table})]}
+    excluded = {"spect": "not in the mirror"}
+    rows = numbers_of(S.scorecard(published(), reference(), runs, excluded=excluded, tolerances=all_tolerances()),
+                      "kudfs").set_index(["dataset", "method"])
+    assert len(rows) == 18 and (rows["report"] == "kudfs").all()
+    thyroid = rows.loc[("thyroid", "UDFS")]
+    assert thyroid["published"] == 78.5 and thyroid["reproduced"] == 80.37
+    assert np.isclose(thyroid["difference"], 1.87) and thyroid["within_tolerance"] == "yes"
+    assert thyroid["outcome"] == "within tolerance" and thyroid["evidence"] == "results/kudfs/table1.csv"
+    german = rows.loc[("german", "KernelUDFS")]
+    assert np.isclose(german["difference"], 60.0 - 69.6) and german["within_tolerance"] == "no"
+    assert german["outcome"] == "outside tolerance"
+    spect = rows.loc[("spect", "UDFS")]  # excluded: listed with the reason, never dropped
+    assert spect["outcome"] == "not obtained: not in the mirror" and pd.isna(spect["difference"])
+    assert spect["within_tolerance"] == ""
+    assert rows.loc[("wdbc", "UDFS"), "outcome"] == "not in this run"  # the run's experiments skip wdbc
+
+
+def test_a_paper_without_results_gives_not_run_rows():
+    card = S.scorecard(published(), reference(), {}, excluded={}, tolerances=all_tolerances())
+    numbers, claims = card[card["kind"] == "number"], card[card["kind"] == "claim"]
+    assert len(numbers) == 430 and (numbers["outcome"] == "not run").all() and (numbers["report"] == "").all()
+    assert len(claims) == 19 and (claims["outcome"] == "not run").all()
+
+
+def test_dataset_statistics_come_from_the_prepared_summaries():
+    summaries = {name: {"dataset": name, "chain": "default", "n_samples": n, "n_features": d, "n_classes": c,
+                        "preprocessing": [{"step": "drop_constant", "n_removed": r}]}
+                 for name, n, d, c, r in (("wine", 178, 13, 3, 0), ("parkinsons", 195, 22, 2, 0),
+                                          ("ionosphere", 351, 33, 2, 1))}
+    runs = {"ils": [S.ReportResults("ils", summaries=summaries)]}
+    rows = numbers_of(S.scorecard(published(), reference(), runs, excluded={}, tolerances=all_tolerances()), "ils")
+    rows = rows.set_index(["dataset", "metric"])
+    assert rows.loc[("wine", "n_features"), "outcome"] == "within tolerance"
+    assert rows.loc[("wine", "n_features"), "evidence"] == "resources/prepared/default/wine.json"
+    parkinsons = rows.loc[("parkinsons", "n_samples")]
+    assert parkinsons[["published", "reproduced", "within_tolerance"]].tolist() == [57, 195, "no"]
+    assert rows.loc[("zoo", "n_classes"), "outcome"] == "not in this run"
+    ionosphere = rows.loc[("ionosphere", "n_features")]  # d as loaded: 33 kept + 1 constant column dropped
+    assert ionosphere["reproduced"] == 34 and ionosphere["outcome"] == "within tolerance"
+    assert ionosphere["evidence"] == "resources/prepared/default/ionosphere.json (prepared: 33 features, 1 dropped)"
+
+
+def test_ivfs_tables_keep_their_own_status():
+    t1 = pd.DataFrame({"dataset": ["lymphoma", "CLL-SUB-111"], "method": "IVFS-linf", "metric": "knn_acc",
+                       "reproduced": [93.0, None], "status": ["ok", "not obtained: excluded for the test"]})
+    t2 = pd.DataFrame({"dataset": ["lymphoma"], "method": ["SPEC"], "reproduced": [150.0], "status": ["ok"]})
+    runs = {"ivfs": [S.ReportResults("ivfs", {"table1": t1, "table2": t2})]}
+    rows = numbers_of(S.scorecard(published(), reference(), runs, excluded={}, tolerances=all_tolerances()), "ivfs")
+    rows = rows.set_index(["table", "dataset", "method", "metric"])
+    assert rows.loc[("Table 1", "lymphoma", "IVFS-linf", "knn_acc"), "outcome"] == "within tolerance"  # 94.0
+    cll = rows.loc[("Table 1", "CLL-SUB-111", "IVFS-linf", "knn_acc")]
+    assert cll["outcome"] == "not obtained: excluded for the test"
+    spec = rows.loc[("Table 2", "lymphoma", "SPEC", "bootstrap_differences")]
+    assert spec["published"] == 156.6 and spec["outcome"] == "within tolerance"  # |150 - 156.6| <= 31.3
+    assert spec["evidence"] == "results/ivfs/table2.csv"
+    with pytest.raises(ValueError, match="no published table read from"):
+        S.reproduced_numbers("ils", S.ReportResults("ils", {"table1": t1}))
+
+
+def test_load_report_reads_what_the_paper_rules_wrote(tmp_path):
+    kudfs_table(thyroid=(77.7, 80.4, 92.3)).to_csv(tmp_path / "table1.csv", index=False)
+    S.claims_frame([{"id": "KUDFS/T1", "claim": "T1", "verdict": "holds", "numbers": ""}]).to_csv(
+        tmp_path / "claims.csv", index=False)
+    (tmp_path / "thyroid.json").write_text('{"dataset": "thyroid", "chain": "default", "n_samples": 215}')
+    res = S.load_report("kudfs", {"table1": str(tmp_path / "table1.csv"), "claims": str(tmp_path / "claims.csv")},
+                        [str(tmp_path / "thyroid.json")])
+    assert res.tables["table1"].loc[0, "kernel_udfs"] == 92.3 and res.claims.loc[0, "numbers"] == ""
+    assert res.summaries["thyroid"]["n_samples"] == 215
+    with pytest.raises(ValueError, match="unknown output kinds"):
+        S.load_report("kudfs", {"fig2": "x.csv"})
+    twice = pd.concat([kudfs_table(thyroid=(1, 2, 3))] * 2)
+    with pytest.raises(ValueError, match="several values"):
+        S.reproduced_numbers("kudfs", S.ReportResults("kudfs", {"table1": twice}))
+
+
+# ---------------------------------------------------------------- claims
+
+
+def test_verdict_words_and_their_combination():
+    assert [S.normalise_verdict(v) for v in ("supported", "**partly supported**", "not reproduced", True, False,
+                                             "not evaluated")] == ["holds", "partly holds", "does not hold", "holds",
+                                                                   "does not hold", "not evaluated"]
+    with pytest.raises(ValueError, match="unknown verdict"):
+        S.normalise_verdict("mostly")
+    assert S.combine_verdicts(["holds", "holds"]) == "holds"
+    assert S.combine_verdicts(["does not hold", "does not hold"]) == "does not hold"
+    assert S.combine_verdicts(["holds", "does not hold"]) == "partly holds"
+    assert S.combine_verdicts(["not evaluated", "holds"]) == "holds"
+    assert S.combine_verdicts(["not evaluated"]) == "not evaluated"
+
+
+def test_claims_are_mapped_by_id_and_parts_combined():
+    claims = S.claims_frame([
+        {"id": "KUDFS/T1", "claim": "Table 1", "verdict": True, "numbers": "6/6"},
+        {"id": "KUDFS/Fig1", "claim": "Fig. 1 (gamma=0.001).", "verdict": False, "numbers": "0.94 vs 0.91"},
+        {"id": "KUDFS/Fig1", "claim": "Fig. 1 (gamma=1)", "verdict": True, "numbers": "0.67 vs 0.91"},
+    ])
+    runs = {"kudfs": [S.ReportResults("kudfs", claims=claims)], "ils": [S.ReportResults("smoke_ils")]}
+    rows = S.claim_rows(reference(), runs, excluded={"spect": "gone"},
+                        published=S.published_numbers(published())).set_index("claim_id")
+    assert len(rows) == 19
+    assert rows.loc["KUDFS/T1", ["outcome", "evidence"]].tolist() == ["holds", "results/kudfs/claims.md"]
+    assert rows.loc["KUDFS/T1", "numbers"].startswith("6/6 [Datasets not obtained, left out: spect (gone).]")
+    fig1 = rows.loc["KUDFS/Fig1"]
+    assert fig1["outcome"] == "partly holds"
+    assert "[Fig. 1 (gamma=0.001): does not hold] 0.94 vs 0.91 [Fig. 1 (gamma=1): holds] 0.67" in fig1["numbers"]
+    assert rows.loc["KUDFS/Fig2", "outcome"] == "not evaluated"  # no verdict computed for it
+    assert rows.loc["ILS/Fig1", "outcome"] == "not evaluated"  # that report folder built no claims.csv
+    assert "claims.csv is not built" in rows.loc["ILS/Fig1", "numbers"]
+    assert (rows.loc[rows["paper"].isin(["ivfs", "nrfs"]), "outcome"] == "not run").all()
+
+    stray = S.claims_frame([{"id": "KUDFS/T9", "claim": "x", "verdict": True, "numbers": ""}])
+    with pytest.raises(ValueError, match=r"ids \['KUDFS/T9'\] not in the claims list"):
+        S.claim_rows(reference(), {"kudfs": [S.ReportResults("kudfs", claims=stray)]}, excluded={})
+    with pytest.raises(ValueError, match="needs an id"):
+        S.claims_frame([{"id": "", "claim": "x", "verdict": True, "numbers": ""}])
+
+
+def test_the_claims_list_matches_the_ids_the_paper_code_gives():
+    ref = reference()
+    assert len(ref) == 19 and set(ref["paper"]) == set(S.PAPERS)
+    sources = list((ROOT / "src/ufskit/papers").glob("*.py")) + list((ROOT / "scripts").glob("*_claims.py"))
+    used = {m for path in sources for m in re.findall(r'"((?:IVFS|NRFS|ILS|KUDFS)/[\w-]+)"', path.read_text())}
+    assert used == set(ref["id"])  # every listed claim has code giving its verdict, and no code id is unlisted
+
+
+def test_kudfs_claims_table_uses_the_listed_ids():
+    table = pd.DataFrame({"dataset": ["a"], "kernel_udfs": [85.0], "udfs": [70.0], "all_features": [65.0]})
+    frame = kudfs.claims_table([kudfs.claim_table1(table)])
+    assert frame.to_dict("records")[0]["id"] == "KUDFS/T1" and frame["verdict"].tolist() == ["holds"]
+
+
+def test_duplicate_claim_ids_are_rejected(tmp_path):
+    path = tmp_path / "claims.csv"
+    path.write_text("# c\nid,paper,element,claim\nX/1,ivfs,T,a\nX/1,ivfs,T,b\n")
+    with pytest.raises(ValueError, match="duplicate claim ids"):
+        S.read_reference(path)
+
+
+def test_markdown_has_the_overview_claims_and_every_number():
+    table = kudfs_table(thyroid=(77.67, 80.37, 92.33))
+    runs = {"kudfs": [S.ReportResults("kudfs", {"table1": table})]}
+    card = S.scorecard(published(), reference(), runs, excluded={"spect": "gone"}, tolerances=all_tolerances())
+    md = S.scorecard_markdown(card, excluded={"spect": "gone"}, tolerances=all_tolerances())
+    assert "| Kernel UDFS (Liu & Wang) | results/kudfs/ | 18 | 3 | 0 | 15 | 0 | 0 | 0 | 3 |" in md
+    assert "| IVFS (Li, Wu & Li, AAAI 2020) | not run | 350 | 0 | 0 | 350 |" in md
+    assert "- spect: gone" in md
+    assert "| thyroid | UDFS | kmeans_acc | 78.5 | 80.37 | +1.87 | ± 2 | within tolerance |" in md
+    assert md.count("\n| ") == len(card) + 4 + 2 + 7  # + overview rows, overview/claims headers, 7 table headers
+
+
+# ---------------------------------------------------------------- end to end with the HTML report
+
+SMOKE = ["smoke_kudfs_udfs", "smoke_kudfs_table1", "smoke_kudfs_fig1", "smoke_kudfs_fig2"]
+
+
+def snakemake(*args, cwd, env):
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"), *args,
+           "--configfile", str(ROOT / "config/smoke.yaml"), "--config", f"run=[{','.join(SMOKE)}]"]
+    proc = subprocess.run(cmd, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n"
+                             f"{proc.stderr[-6000:]}")
+    return proc
+
+
+@pytest.mark.workflow
+def test_scorecard_and_report_end_to_end(tmp_path, mirror):
+    env = {"UFS_DATA_MIRROR": str(mirror), "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+    snakemake("--cores", "2", cwd=tmp_path, env=env)  # the default target: the kudfs smoke report + scorecard
+
+    claims = pd.read_csv(tmp_path / "results/smoke_kudfs/claims.csv")
+    assert claims["id"].tolist() == ["KUDFS/T1", "KUDFS/Fig1", "KUDFS/Fig2"]
+    assert set(claims["verdict"]) <= {"holds", "does not hold"}
+    card = pd.read_csv(tmp_path / "results/scorecard.csv", keep_default_na=False)
+    numbers = card[card["kind"] == "number"]
+    assert len(numbers) == 430
+    kudfs_rows = numbers[numbers["paper"] == "kudfs"].set_index(["dataset", "method"])
+    table1 = pd.read_csv(tmp_path / "results/smoke_kudfs/table1.csv").set_index("dataset")
+    thyroid = kudfs_rows.loc[("thyroid", "KernelUDFS")]
+    assert float(thyroid["reproduced"]) == pytest.approx(table1.loc["thyroid", "kernel_udfs"])
+    assert float(thyroid["difference"]) == pytest.approx(table1.loc["thyroid", "kernel_udfs"] - 92.8)
+    assert thyroid["within_tolerance"] in ("yes", "no")
+    assert (kudfs_rows.drop(index="thyroid", level=0)["outcome"] == "not in this run").all()
+    assert (numbers.loc[numbers["paper"] != "kudfs", "outcome"] == "not run").all()
+    verdicts = card[card["kind"] == "claim"].set_index("claim_id")["outcome"]
+    assert verdicts.loc["KUDFS/T1"] == claims.loc[0, "verdict"]
+    assert verdicts.loc["KUDFS/Fig2"] == claims.loc[2, "verdict"]
+    assert (verdicts.drop(["KUDFS/T1", "KUDFS/Fig1", "KUDFS/Fig2"]) == "not run").all()
+    assert "results/smoke_kudfs/" in (tmp_path / "results/scorecard.md").read_text()
+
+    snakemake("--report", "report.zip", cwd=tmp_path, env=env)
+    with zipfile.ZipFile(tmp_path / "report.zip") as z:
+        names = z.namelist()
+        html = z.read(next(n for n in names if n.endswith("report.html"))).decode()
+    for item in ("fig1.png", "fig2.png", "table1.md", "claims.md", "scorecard.md"):
+        assert any(n.endswith("/" + item) for n in names), f"{item} missing from the report: {names}"
+    assert "Kernel UDFS paper, <strong>Fig. 1</strong> reproduced" in html  # the captions, rendered
+    assert "Kernel UDFS paper, <strong>Table 1</strong> reproduced" in html
+    assert "Scorecard of this run" in html and "Reproduction of four unsupervised feature selection" in html

@@ -1,0 +1,45 @@
+# Cross-paper benchmark: every selector on every dataset of the four papers (experiments with
+# `paper: benchmark`, one per dataset family, on the generic select -> evaluate -> aggregate path),
+# ranked per dataset and metric; outputs go to results/<report_dir>/ (ufskit.papers.benchmark).
+
+include: "benchmark_common.smk"
+
+
+# results/<report>/summary.* is the benchmark's, never a (non-existent) experiment's generic summary
+ruleorder: benchmark_summary > summary_table
+
+
+rule benchmark_summary:
+    input:
+        benchmark_metric_tables,
+    output:
+        csv="results/{report}/summary.csv",
+        md=paper_report("results/{report}/summary.md", "benchmark", "benchmark_summary"),
+        ranks="results/{report}/ranks.csv",
+    wildcard_constraints:
+        report=BENCHMARK_REPORT,
+    params:
+        config=benchmark_params,
+    log:
+        "logs/benchmark/{report}/summary.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/benchmark_summary.py"
+
+
+rule benchmark_heatmap:
+    input:
+        summary="results/{report}/summary.csv",
+        ranks="results/{report}/ranks.csv",
+    output:
+        png=paper_report("results/{report}/heatmap.png", "benchmark", "benchmark_heatmap"),
+        pdf="results/{report}/heatmap.pdf",
+    wildcard_constraints:
+        report=BENCHMARK_REPORT,
+    log:
+        "logs/benchmark/{report}/heatmap.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/benchmark_heatmap.py"

@@ -1,0 +1,22 @@
+# The scorecard: every published number and claim of the four papers beside this run's result
+# (ufskit.scorecard). Its input functions live in report_common.smk.
+
+
+rule scorecard:
+    input:
+        published=SCORECARD_PUBLISHED,
+        claims=SCORECARD_CLAIMS,
+        results=scorecard_inputs,
+    output:
+        csv="results/scorecard.csv",
+        md=report("results/scorecard.md", caption="../report/scorecard.rst", category="Scorecard"),
+    params:
+        sources=lambda w: scorecard_sources(),
+        excluded=EXCLUDED,
+        tolerances=config["scorecard"]["tolerances"],
+    log:
+        "logs/scorecard.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/scorecard.py"

@@ -1,0 +1,51 @@
+# The HTML report's helper (used in the paper rules' output sections, so included before them) and
+# the input functions of the scorecard (workflow/rules/report.smk).
+
+from ufskit import scorecard as SCORECARD
+
+
+REPORT_CATEGORIES = {**SCORECARD.PAPERS, "benchmark": "Cross-paper benchmark"}
+
+
+def paper_report(path, paper, caption):
+    """`path` marked for `snakemake --report`: under the paper's category, one subcategory per results folder,
+    with the caption workflow/report/<caption>.rst (saying what it shows and which paper element it reproduces)."""
+    return report(path, caption=f"../report/{caption}.rst", category=REPORT_CATEGORIES[paper],
+                  subcategory=os.path.dirname(path))
+
+
+# ---- the scorecard ------------------------------------------------------------------------
+
+SCORECARD_PUBLISHED = [str(REPO / "config/published" / f) for f in
+                       sorted({spec["file"] for spec in SCORECARD.PUBLISHED})]
+SCORECARD_CLAIMS = str(REPO / "config/published/claims.csv")
+SCORECARD_KINDS = ("table1", "table2", "claims")  # the CSV outputs of a paper's report folder it reads
+
+
+def report_summaries(report):
+    """Prepared-data summaries of the datasets of a report folder's experiments (their n, d and classes)."""
+    paths = {}
+    for name in report_experiments(report):
+        chain = config["experiments"][name]["preprocess"]
+        for dataset in experiment_datasets(name):
+            paths.setdefault(dataset, f"resources/prepared/{chain}/{dataset}.json")
+    return list(paths.values())
+
+
+def scorecard_sources():
+    """Paper -> one entry per report folder of the paper in this run: the tables and claims it built, summaries."""
+    sources = {paper: [] for paper in SCORECARD.PAPERS}
+    reports = sorted({(report_dir(n), config["experiments"][n]["paper"]) for n in config["run"]})
+    for report, paper in reports:
+        if paper not in sources:
+            continue
+        files = {Path(t).stem: t for t in PAPER_TARGETS[paper](report)
+                 if t.endswith(".csv") and Path(t).stem in SCORECARD_KINDS}
+        sources[paper].append({"report": report, "files": files, "summaries": report_summaries(report)})
+    return sources
+
+
+def scorecard_inputs(wildcards):
+    """Every file the scorecard reads from this run's results."""
+    return sorted({path for entries in scorecard_sources().values() for entry in entries
+                   for path in [*entry["files"].values(), *entry["summaries"]]})
