@@ -54,12 +54,15 @@ def benchmark_patterns(repo: Path) -> dict[str, re.Pattern]:
     return patterns
 
 
-def read_benchmarks(run_dirs: list[Path], patterns: dict[str, re.Pattern]) -> tuple[pd.DataFrame, list[str]]:
+def read_benchmarks(run_dirs: list[Path], patterns: dict[str, re.Pattern],
+                    newer_than: float | None = None) -> tuple[pd.DataFrame, list[str]]:
     """One row per benchmark file and repeat (rule, s, max_rss); also the paths that match no rule
-    (or more than one)."""
+    (or more than one). ``newer_than`` (a POSIX time) keeps only files written since then."""
     rows, unmatched = [], []
     for run in run_dirs:
         for path in sorted((run / "benchmarks").rglob("*.tsv")):
+            if newer_than is not None and path.stat().st_mtime < newer_than:
+                continue
             rel = path.relative_to(run).as_posix()
             rules = [name for name, pattern in patterns.items() if pattern.match(rel)]
             if len(rules) != 1:
