@@ -25,6 +25,7 @@ Choices the paper leaves open: docs/fidelity/ivfs-paper.md.
 from __future__ import annotations
 
 import json
+import logging
 import numbers
 import os
 import time
@@ -40,6 +41,8 @@ from ..seeds import derive_seed
 from ..selection_io import Selection
 from ..selectors import make_selector
 from ..selectors.base import order_from_ranking, ranking_from_scores
+
+log = logging.getLogger("ufskit")
 
 PROTOCOL_KEYS = {"table_filter", "fixed", "persistence_counts", "literal_min_persistence",
                  "stability_features", "stability_reps"}
@@ -117,7 +120,8 @@ def fit_runs(X, *, selector: str, settings: list[dict], reps: int, n_classes: in
     by the setting without k), with the seconds measured when each was reached.
     """
     results = {}  # (slug, rep) -> (order, scores, seconds)
-    for group_slug, group in _settings_sharing_draws(selector, settings).items():
+    groups = _settings_sharing_draws(selector, settings)
+    for i, (group_slug, group) in enumerate(groups.items(), 1):
         largest = max(group, key=lambda q: q.get("n_subsets", 0))
         smaller = sorted({q["n_subsets"] for q in group} - {largest["n_subsets"]}) if len(group) > 1 else []
         params = resolve_params(largest, n_classes=n_classes, n_samples=X.shape[0])
@@ -130,6 +134,7 @@ def fit_runs(X, *, selector: str, settings: list[dict], reps: int, n_classes: in
                 t0 = time.perf_counter()
                 est.fit(X)
                 elapsed = time.perf_counter() - t0
+                log.info("fit %d/%d %s rep %d: %.2f s", i, len(groups), group_slug, rep, elapsed)
             results[params_slug(largest), rep] = (est.order_, est.scores_, elapsed)
             for q in group:
                 if q is not largest:
@@ -214,8 +219,8 @@ def evaluate_bundle(X, y, bundle: dict, counts: list[int], metrics: dict, *, see
     generic = {k: v for k, v in metrics.items() if k != "persistence"}
     opts = metrics.get("persistence")
     frames = []
-    for slug, rep, order, scores, seconds in zip(bundle["slugs"], bundle["reps"], bundle["orders"],
-                                                 bundle["scores"], bundle["seconds"]):
+    runs = list(zip(bundle["slugs"], bundle["reps"], bundle["orders"], bundle["scores"], bundle["seconds"]))
+    for i, (slug, rep, order, scores, seconds) in enumerate(runs, 1):
         sel = Selection(order=order, scores=scores, seconds=float(seconds), params=bundle["params"][slug])
         frame = evaluate_selection(X, y, sel, counts, generic, seed=seed_of(slug, int(rep)))
         if opts is not None and slug in persist:
@@ -227,6 +232,7 @@ def evaluate_bundle(X, y, bundle: dict, counts: list[int], metrics: dict, *, see
         frame.insert(0, "rep", int(rep))
         frame.insert(0, "params", slug)
         frames.append(frame)
+        log.info("evaluated %d/%d: %s rep %d%s", i, len(runs), slug, rep, " (with persistence)" * (slug in persist))
     out = pd.concat(frames, ignore_index=True)
     out["n_features"] = out["n_features"].astype("Int64")
     return out
