@@ -8,9 +8,11 @@ the part, the peak RSS of any one job and the slowest rules (summed seconds).
 
     python benchmarks/full_run.py [--cores 2] [--configfile config/offline.yaml] [PART ...]
 
-A PART is ``name=exp1,exp2`` (default: one part per paper, in the order of ``DEFAULT_PARTS``).
-Writes ``results/full_run.md`` and ``results/full_run.csv``; run it from the repository root, with
-UFS_DATA_MIRROR set when offline.
+A PART is ``name=exp1,exp2`` or ``default_target`` (default: one part per paper, in the order of
+``DEFAULT_PARTS``, then ``default_target``). ``results/full_run.md`` and ``results/full_run.csv`` are
+rewritten after every part, keeping the rows of parts measured by earlier invocations, so an
+interrupted run is resumed by naming the parts still to do (Snakemake itself resumes the jobs).
+Run it from the repository root, with UFS_DATA_MIRROR set when offline.
 """
 
 from __future__ import annotations
@@ -75,32 +77,61 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cores", default="2")
     parser.add_argument("--configfile", action="append", default=[], help="repeatable, e.g. config/offline.yaml")
-    parser.add_argument("parts", nargs="*", help="name=exp1,exp2 (default: one part per paper)")
+    parser.add_argument("parts", nargs="*", help="name=exp1,exp2 or default_target (default: all)")
     args = parser.parse_args(argv)
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     for path in args.configfile:  # overlays may replace `run`
         config.update({k: v for k, v in yaml.safe_load(Path(path).read_text()).items() if k == "run"})
-    parts = (dict((p.split("=", 1)[0], p.split("=", 1)[1].split(",")) for p in args.parts)
-             if args.parts else default_parts(config))
+    parts = parse_parts(args.parts, config)
     log_dir = REPO / "logs" / "full_run"
     log_dir.mkdir(parents=True, exist_ok=True)
-    rows = [run_part(label, exps, args, log_dir) for label, exps in parts.items()]
-    rows.append(run_part("default_target", None, args, log_dir))
-    table = pd.DataFrame(rows)
+    code = 0
+    for label, exps in parts.items():
+        row = run_part(label, exps, args, log_dir)
+        table = write_table(row, args.cores)
+        code = row["exit_code"]
+    print(table.drop(columns="wall_s").to_string(index=False))
+    return int(code)
+
+
+def parse_parts(specs: list[str], config: dict) -> dict[str, list[str] | None]:
+    """PART arguments as {label: experiments}; None is the default target (it runs last by default)."""
+    if not specs:
+        return {**default_parts(config), "default_target": None}
+    parts: dict[str, list[str] | None] = {}
+    for spec in specs:
+        label, _, experiments = spec.partition("=")
+        if label == "default_target" and not experiments:
+            parts[label] = None
+            continue
+        names = [e for e in experiments.split(",") if e]
+        unknown = [e for e in names if e not in config["experiments"]]
+        if not names or unknown:
+            raise SystemExit(f"bad part {spec!r}: give name=exp1,exp2 with experiments of the config"
+                             + (f" (unknown: {', '.join(unknown)})" if unknown else ""))
+        parts[label] = names
+    return parts
+
+
+def write_table(row: dict, cores: str, out: Path = REPO / "results") -> pd.DataFrame:
+    """Merge one part's row into full_run.{csv,md} under ``out`` (replacing an earlier row of that part)."""
+    out.mkdir(parents=True, exist_ok=True)
+    csv = out / "full_run.csv"
+    table = pd.read_csv(csv) if csv.exists() else pd.DataFrame()
+    if len(table):
+        table = table[~table["part"].isin([row["part"], "total"])]
+    table = pd.concat([table, pd.DataFrame([row])], ignore_index=True).drop(columns="wall", errors="ignore")
     total = {"part": "total", "wall_s": table["wall_s"].sum(), "jobs": table["jobs"].sum(),
              "peak_rss_mb": table["peak_rss_mb"].max(), "exit_code": int(table["exit_code"].abs().max())}
     table = pd.concat([table, pd.DataFrame([total])], ignore_index=True)
-    table["wall"] = [f"{s / 3600:.0f} h {s % 3600 / 60:.0f} min" if s >= 3600 else f"{s / 60:.1f} min"
+    table["wall"] = [f"{s // 3600:.0f} h {s % 3600 / 60:.0f} min" if s >= 3600 else f"{s / 60:.1f} min"
                      for s in table["wall_s"]]
-    out = REPO / "results"
-    out.mkdir(exist_ok=True)
-    table.to_csv(out / "full_run.csv", index=False)
+    table.to_csv(csv, index=False)
     shown = table.drop(columns="wall_s").fillna("")
     lines = ["| " + " | ".join(shown.columns) + " |", "|" + "---|" * shown.shape[1]]
     lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in shown.itertuples(index=False)]
-    (out / "full_run.md").write_text(f"# Full run, part by part ({args.cores} cores)\n\n" + "\n".join(lines) + "\n")
-    print(table.drop(columns="wall_s").to_string(index=False))
-    return int(table["exit_code"].iloc[-1])
+    (out / "full_run.md").write_text(f"# Full run, part by part ({cores} cores)\n\n" + "\n".join(lines) + "\n")
+    return table
 
 
 if __name__ == "__main__":
