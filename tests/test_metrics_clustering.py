@@ -6,7 +6,10 @@ import math
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
+from sklearn.cluster import KMeans
 
+from ufskit.metrics._common import as_sklearn_seed
 from ufskit.metrics import clustering_accuracy, kmeans_labels, kmeans_scores, nmi
 
 
@@ -108,6 +111,26 @@ def test_kmeans_keeps_the_lowest_wcss_start(rng):
     singles = [wcss(kmeans_labels(X, 4, n_init=1, random_state=s)) for s in range(20)]
     best = wcss(kmeans_labels(X, 4, n_init=20, random_state=0))
     assert best <= min(singles) + 1e-9
+
+
+def test_kmeans_on_mostly_zero_data_runs_sparse_and_matches_dense_kmeans(rng, monkeypatch):
+    # a text-like matrix: 3 topics, each using its own 30 of 300 words, ~5 % non-zero
+    y = np.repeat(np.arange(3), 40)
+    X = np.zeros((120, 300))
+    for topic in range(3):
+        rows = np.flatnonzero(y == topic)
+        words = rng.choice(np.arange(topic * 30, topic * 30 + 30), size=(rows.size, 15))
+        X[rows[:, None], words] = rng.random((rows.size, 15)) + 0.1
+    assert np.count_nonzero(X) <= 0.2 * X.size
+    seen = []
+    real_fit_predict = KMeans.fit_predict
+    monkeypatch.setattr(KMeans, "fit_predict", lambda self, A: seen.append(sp.issparse(A)) or real_fit_predict(self, A))
+    labels = kmeans_labels(X, 3, n_init=5, max_iter=50, random_state=4)
+    dense = KMeans(3, n_init=5, max_iter=50, random_state=as_sklearn_seed(4)).fit_predict(X)
+    assert seen == [True, False]  # the evaluation went sparse, the direct call dense
+    assert np.array_equal(labels, dense) and clustering_accuracy(y, labels) == 1.0
+    kmeans_labels(np.c_[X, rng.random((120, 300))], 3, n_init=2, random_state=4)  # ~52 % non-zero
+    assert seen[-1] is False
 
 
 def test_kmeans_scores_on_blobs_and_determinism(rng):
