@@ -114,6 +114,24 @@ def test_local_similarity_layers_by_brute_force(rng):
                 assert_allclose(layers[b, j], expected, rtol=1e-10)
 
 
+def test_cosine_layers_on_mostly_zero_data_by_brute_force(rng):
+    # text-like: ~15 % non-zero, so most subspaces of a representative share no word with it
+    # (similarity 0) and some instances are all zero within a subspace (0/0 -> 0)
+    X = rng.random((10, 12)) * (rng.random((10, 12)) < 0.15)
+    X[3] = 0.0
+    X[3, 5] = 1.0  # a representative with a single word
+    neighbors = feature_neighbors(X, 3)
+    reps = np.array([3, 8])
+    layers = _LocalSimilarity(X, neighbors, "cosine", reps, n_nearest=3).layers(reps)
+    for b, i in enumerate(reps):
+        for j in range(12):
+            sub = X[:, neighbors[j]]
+            den = np.linalg.norm(sub, axis=1) * np.linalg.norm(sub[i])
+            expected = np.divide(sub @ sub[i], den, out=np.zeros(10), where=den > 0)
+            assert_allclose(layers[b, j], expected, rtol=1e-12, atol=0)
+    assert (layers == 0).mean() > 0.5
+
+
 def test_feature_neighbors_match_a_full_sort(rng, monkeypatch):
     X = rng.standard_normal((12, 30))
     X[:, 7] = X[:, 3]  # a duplicate: at distance 0 it must still come after the feature itself
