@@ -89,7 +89,7 @@ def main(argv=None) -> int:
     for label, exps in parts.items():
         row = run_part(label, exps, args, log_dir)
         table = write_table(row, args.cores)
-        code = row["exit_code"]
+        code = max(code, abs(int(row["exit_code"])))
     print(table.drop(columns="wall_s").to_string(index=False))
     return int(code)
 

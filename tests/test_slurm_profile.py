@@ -81,7 +81,7 @@ def test_every_size_is_positive_and_doubles_on_the_retry(monkeypatch):
             wildcards = SimpleNamespace(experiment=experiment)
             first, second = (eval(expression, {"attempt": a, "wildcards": wildcards}) for a in (1, 2))
             assert isinstance(first, int) and first > 0 and second == 2 * first, (expression, experiment)
-    # the experiments that were never run end to end get more time than the measured ones
+    # the heavier variant of a rule gets more time: text over microarray evaluations, the full IVFS grid
     sized = set_resources(args)
 
     def runtime(rule, experiment):
