@@ -12,7 +12,7 @@
 * K-means is scikit-learn's Lloyd K-means (k-means++ seeding); of ``n_init``
   starts the one with the lowest within-cluster sum of squares (WCSS) is kept.
   Data with at most ``SPARSE_DENSITY`` non-zeros (the tf-idf text sets) are
-  clustered as CSR: the same algorithm and seeds, 4-13x faster on the NRFS
+  clustered as CSR: the same algorithm and seeds, 4-17x faster on the NRFS
   text sets (``benchmarks/kmeans_sparse.py``).
 """
 
