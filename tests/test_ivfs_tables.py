@@ -6,9 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ufskit.experiments import params_slug, resolve_params, settings_by_slug
+from ufskit.experiments import method_settings, params_slug, resolve_params, settings_by_slug
 from ufskit.papers import ivfs as P
 from ufskit.papers import ivfs_report as R
+from ufskit.seeds import derive_seed
 
 METHODS = {
     "SPEC": {"selector": "SPEC", "params": {"style": 2}},
@@ -107,6 +108,25 @@ def test_fit_runs_shares_one_fit_across_k(rng):
         np.testing.assert_allclose(bundle["scores"][i], alone.scores_, atol=1e-12)
     seconds = dict(zip(zip(bundle["slugs"], bundle["reps"]), bundle["seconds"]))
     assert seconds[params_slug(settings[0]), 0] <= seconds[params_slug(settings[1]), 0]
+
+
+def test_shards_split_ivfs_by_subset_sizes_and_give_the_same_runs(rng):
+    settings = method_settings({"methods": METHODS})
+    shards = P.selection_shards("IVFS", settings["IVFS-linf"])
+    assert len(shards) == 3  # one per n~ (d~ fixed): the two k values share a shard
+    assert sorted(map(params_slug, sum(shards.values(), []))) == sorted(map(params_slug, settings["IVFS-linf"]))
+    for members in shards.values():
+        assert len({q["subset_samples"] for q in members}) == 1 and len(members) == 2
+    assert P.selection_shards("MCFS", settings["MCFS"]) == {"all": settings["MCFS"]}
+
+    X, _ = _data(rng)
+    seed_of = lambda slug, rep: derive_seed(0, slug, rep)
+    whole = P.fit_runs(X, selector="IVFS", settings=settings["IVFS-linf"], reps=2, n_classes=2, seed_of=seed_of)
+    runs = {(s, r): o for s, r, o in zip(whole["slugs"], whole["reps"], whole["orders"], strict=True)}
+    for members in shards.values():  # a shard fitted alone gives the whole fit's runs
+        part = P.fit_runs(X, selector="IVFS", settings=members, reps=2, n_classes=2, seed_of=seed_of)
+        for s, r, o in zip(part["slugs"], part["reps"], part["orders"], strict=True):
+            np.testing.assert_array_equal(o, runs[s, r])
 
 
 def test_bundle_round_trip(rng, tmp_path):

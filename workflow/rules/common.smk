@@ -25,6 +25,7 @@ wildcard_constraints:
     dataset=r"[^/]+",
     method=r"[^/]+",
     params=r"[^/]+",
+    shard=r"[^/]+",
     chain=r"[^/]+",
     rep=r"\d+",
 

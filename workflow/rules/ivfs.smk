@@ -1,30 +1,32 @@
 # IVFS paper (Li, Wu & Li, AAAI 2020): Table 1, Table 2 (bootstrap stability), Figs. 2-4 and the claims.
-# The paper's grid is large, so its experiments do not use one job per run: one job fits every setting and
-# repetition of one method on one dataset, and one job evaluates them (ufskit.papers.ivfs). The experiment's
-# `protocol` is checked by ufskit.papers.ivfs.check_protocol; outputs go to results/<report_dir>/.
+# The paper's grid is large, so its experiments do not use one job per run: a method's settings on one
+# dataset are cut into shards (IVFS: one per (d~, n~), whose k values share one fit; other methods: one
+# shard, `all`), one job fits every setting and repetition of a shard, and one job evaluates them
+# (ufskit.papers.ivfs). The experiment's `protocol` is checked by ufskit.papers.ivfs.check_protocol;
+# outputs go to results/<report_dir>/.
 
 include: "ivfs_common.smk"
 
 
-# ---- selection and evaluation, batched per dataset and method ---------------------------
+# ---- selection and evaluation, batched per dataset, method and shard ----------------------
 
 
 rule ivfs_select:
     input:
         prepared_data,
     output:
-        "results/{experiment}/ivfs/selections/{dataset}/{method}.npz",
+        "results/{experiment}/ivfs/selections/{dataset}/{method}/{shard}.npz",
     wildcard_constraints:
         experiment=IVFS_EXPERIMENT,
     params:
         selector=lambda w: config["experiments"][w.experiment]["methods"][w.method]["selector"],
-        settings=lambda w: ex.method_settings(config["experiments"][w.experiment])[w.method],
+        settings=ivfs_shard_settings,
         reps=lambda w: ivfs_method_reps(w.experiment, w.method),
         seed=config["seed"],
     log:
-        "logs/ivfs/select/{experiment}/{dataset}/{method}.log",
+        "logs/ivfs/select/{experiment}/{dataset}/{method}/{shard}.log",
     benchmark:
-        "benchmarks/ivfs/select/{experiment}/{dataset}/{method}.tsv"
+        "benchmarks/ivfs/select/{experiment}/{dataset}/{method}/{shard}.tsv"
     threads: 1
     resources:
         mem_mb=4000,
@@ -37,10 +39,10 @@ rule ivfs_select:
 rule ivfs_evaluate:
     input:
         data=prepared_data,
-        bundle="results/{experiment}/ivfs/selections/{dataset}/{method}.npz",
+        bundle="results/{experiment}/ivfs/selections/{dataset}/{method}/{shard}.npz",
         diagram="results/{experiment}/shared/{dataset}/h1_diagram.npz",
     output:
-        "results/{experiment}/ivfs/metrics/{dataset}/{method}.parquet",
+        "results/{experiment}/ivfs/metrics/{dataset}/{method}/{shard}.parquet",
     wildcard_constraints:
         experiment=IVFS_EXPERIMENT,
     params:
@@ -50,9 +52,9 @@ rule ivfs_evaluate:
         protocol=lambda w: ivfs_protocol(w.experiment),
         seed=config["seed"],
     log:
-        "logs/ivfs/evaluate/{experiment}/{dataset}/{method}.log",
+        "logs/ivfs/evaluate/{experiment}/{dataset}/{method}/{shard}.log",
     benchmark:
-        "benchmarks/ivfs/evaluate/{experiment}/{dataset}/{method}.tsv"
+        "benchmarks/ivfs/evaluate/{experiment}/{dataset}/{method}/{shard}.tsv"
     threads: 1
     resources:
         mem_mb=4000,

@@ -31,11 +31,23 @@ def ivfs_method_reps(name, method):
     return int(exp["methods"][method].get("reps", exp.get("reps", 1)))
 
 
+def ivfs_shards(name, method):
+    """The selection shards of one method of an IVFS experiment: name -> its settings."""
+    exp = config["experiments"][name]
+    return IVFS_PAPER.selection_shards(exp["methods"][method]["selector"], ex.method_settings(exp)[method])
+
+
+def ivfs_shard_settings(wildcards):
+    """The settings one ivfs_select job fits."""
+    return ivfs_shards(wildcards.experiment, wildcards.method)[wildcards.shard]
+
+
 def ivfs_metric_files(wildcards):
-    """The per (dataset, method) metric tables of an IVFS experiment."""
+    """The per (dataset, method, shard) metric tables of an IVFS experiment."""
     exp = config["experiments"][wildcards.experiment]
-    return [f"results/{wildcards.experiment}/ivfs/metrics/{d}/{m}.parquet"
-            for d in experiment_datasets(wildcards.experiment) for m in exp["methods"]]
+    return [f"results/{wildcards.experiment}/ivfs/metrics/{d}/{m}/{shard}.parquet"
+            for d in experiment_datasets(wildcards.experiment) for m in exp["methods"]
+            for shard in ivfs_shards(wildcards.experiment, m)]
 
 
 def ivfs_report_input(what):

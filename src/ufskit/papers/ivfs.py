@@ -1,10 +1,12 @@
 """IVFS (Li, Wu & Li, AAAI 2020): the paper's protocol, batched selection and evaluation, and Table 2.
 
 The grid of the paper is large (IVFS alone: 5 d~ x 4 n~ x 3 k x 5 repetitions
-per dataset), so one workflow job fits every setting and repetition of one
-method on one dataset (``fit_runs``, stored as one bundle), and one job
-evaluates that bundle (``evaluate_bundle``), sharing the full-data distance
-matrix and H1 diagram. The tables, figures and claims are in
+per dataset), so the workflow does not run one job per run. A method's settings
+on one dataset are cut into shards (``selection_shards``: IVFS one per (d~, n~),
+whose k values share one fit; any other method one shard); one job fits every
+setting and repetition of a shard (``fit_runs``, stored as one bundle), and one
+job evaluates that bundle (``evaluate_bundle``), sharing the full-data H1
+diagram. The tables, figures and claims are in
 ``ufskit.papers.ivfs_report``.
 
 An IVFS experiment's ``protocol`` (checked by ``check_protocol``):
@@ -147,6 +149,20 @@ def fit_runs(X, *, selector: str, settings: list[dict], reps: int, n_classes: in
             "orders": np.array([results[k][0] for k in keys]), "scores": np.array([results[k][1] for k in keys]),
             "seconds": np.array([results[k][2] for k in keys]),
             "params": {params_slug(q): q for q in settings}, "selector": selector}
+
+
+def selection_shards(selector: str, settings: list[dict]) -> dict[str, list[dict]]:
+    """A method's settings cut into the workflow's jobs, keyed by a path-safe name.
+
+    IVFS: one shard per group of settings sharing one fit (its (d~, n~); the k
+    values are checkpoints of that fit), so a cluster runs a dataset's grid at
+    once and an interrupted run keeps every finished shard. The other methods'
+    grids take minutes: one shard, ``all``. Runs are seeded by their setting, so
+    the numbers do not depend on the sharding.
+    """
+    if selector == "IVFS":
+        return _settings_sharing_draws(selector, settings)
+    return {"all": list(settings)}
 
 
 def _settings_sharing_draws(selector: str, settings: list[dict]) -> dict[str, list[dict]]:
