@@ -39,7 +39,11 @@ def ivfs_shards(name, method):
 
 def ivfs_shard_settings(wildcards):
     """The settings one ivfs_select job fits."""
-    return ivfs_shards(wildcards.experiment, wildcards.method)[wildcards.shard]
+    shards = ivfs_shards(wildcards.experiment, wildcards.method)
+    if wildcards.shard not in shards:
+        raise ValueError(f"{wildcards.method} of {wildcards.experiment} has no shard {wildcards.shard!r}; "
+                         f"its shards: {sorted(shards)}")
+    return shards[wildcards.shard]
 
 
 def ivfs_metric_files(wildcards):
