@@ -6,7 +6,8 @@ target (whatever the parts left: the scorecard, cross-paper aggregates). Per par
 wall time, the number of jobs Snakemake ran and, from the jobs' ``benchmark:`` files written during
 the part, the peak RSS of any one job and the slowest rules (summed seconds).
 
-    python benchmarks/full_run.py [--cores 2] [--configfile config/offline.yaml] [PART ...]
+    python benchmarks/full_run.py [--cores 2] [--configfile config/offline.yaml]
+                                  [--snakemake-args="--profile profiles/slurm"] [PART ...]
 
 A PART is ``name=exp1,exp2`` or ``default_target`` (default: one part per paper, in the order of
 ``DEFAULT_PARTS``, then ``default_target``). ``results/full_run.md`` and ``results/full_run.csv`` are
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -48,11 +50,7 @@ def default_parts(config: dict) -> dict[str, list[str]]:
 
 def run_part(label: str, experiments: list[str] | None, args, log_dir: Path) -> dict:
     """One Snakemake invocation; its wall time, jobs run, and the benchmark files it wrote."""
-    cmd = [sys.executable, "-m", "snakemake", "--cores", str(args.cores), "--keep-going"]
-    for path in args.configfile:
-        cmd += ["--configfile", path]
-    if experiments is not None:
-        cmd += ["--config", f"run=[{','.join(experiments)}]"]
+    cmd = snakemake_command(experiments, args)
     log_path = log_dir / f"{label}.log"
     print(f"[{time.strftime('%H:%M:%S')}] {label}: {' '.join(cmd[3:])} (log: {log_path})", flush=True)
     started_wall, t0 = time.time(), time.perf_counter()
@@ -73,10 +71,23 @@ def run_part(label: str, experiments: list[str] | None, args, log_dir: Path) -> 
     return row
 
 
+def snakemake_command(experiments: list[str] | None, args) -> list[str]:
+    """The Snakemake call of one part: the `run` list restricted to its experiments (None: the config's)."""
+    cmd = [sys.executable, "-m", "snakemake", "--cores", str(args.cores), "--keep-going"]
+    for path in args.configfile:
+        cmd += ["--configfile", path]
+    cmd += shlex.split(args.snakemake_args)
+    if experiments is not None:
+        cmd += ["--config", f"run=[{','.join(experiments)}]"]
+    return cmd
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cores", default="2")
     parser.add_argument("--configfile", action="append", default=[], help="repeatable, e.g. config/offline.yaml")
+    parser.add_argument("--snakemake-args", default="",
+                        help="more arguments for every Snakemake invocation, e.g. '--profile profiles/slurm'")
     parser.add_argument("parts", nargs="*", help="name=exp1,exp2 or default_target (default: all)")
     args = parser.parse_args(argv)
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())

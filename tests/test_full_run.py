@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -60,3 +61,12 @@ def test_each_part_rewrites_the_table_keeping_earlier_parts_and_one_total(full_r
     assert list(table["wall"]) == ["10.0 min", "50.0 min", "1 h 0 min"]
     assert pd.read_csv(tmp_path / "full_run.csv")["part"].tolist() == ["a", "b", "total"]
     assert "| b | b | 0 | 7 | 200.0 |" in (tmp_path / "full_run.md").read_text()
+
+
+def test_extra_snakemake_arguments_reach_every_part(full_run):
+    args = SimpleNamespace(cores="2", configfile=["config/offline.yaml"],
+                           snakemake_args="--profile profiles/slurm --rerun-triggers mtime")
+    cmd = full_run.snakemake_command(["ivfs"], args)
+    assert cmd[cmd.index("--profile") + 1] == "profiles/slurm" and cmd[cmd.index("--rerun-triggers") + 1] == "mtime"
+    assert cmd[-2:] == ["--config", "run=[ivfs]"] and cmd[cmd.index("--configfile") + 1] == "config/offline.yaml"
+    assert "--config" not in full_run.snakemake_command(None, args)  # the default target: the config's run list
