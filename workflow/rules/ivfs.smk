@@ -55,6 +55,9 @@ rule ivfs_evaluate:
         "logs/ivfs/evaluate/{experiment}/{dataset}/{method}/{shard}.log",
     benchmark:
         "benchmarks/ivfs/evaluate/{experiment}/{dataset}/{method}/{shard}.tsv"
+    # a fitted shard is evaluated before the next fit starts: results come in dataset by dataset, and
+    # a stopped run leaves evaluated shards, not a pile of bundles
+    priority: 1
     threads: 1
     resources:
         mem_mb=4000,
