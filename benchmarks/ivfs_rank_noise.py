@@ -1,0 +1,85 @@
+"""How much of an IVFS-l_inf ranking is signal: the same fit under two seeds, and random features beside it.
+
+For each data set and setting (d~ = 0.3 d; k = 1000, n~ = 0.1 n, the paper's
+timing and Table 2 setting, and k = 5000, n~ = 0.5 n, Fig. 4's reference) it
+fits IVFS-l_inf twice on the same data with two seeds and prints
+
+- the correlation of the two score vectors (1: the ranking is a property of
+  the data; 0: it is the draw's),
+- how many of the top ``--top`` features of one fit are not in the other's,
+  beside the number two random choices differ by on average, top (1 - top/d),
+- ||D - D_F||_2 (both divided by their maximum, as Table 1) of the first fit's
+  top features, beside the mean and sd over ``--random`` random feature sets
+  of the same size.
+
+It explains Table 2 and Fig. 4 of this reproduction (docs/fidelity/ivfs-paper.md).
+
+    python benchmarks/ivfs_rank_noise.py --mirror DATA_DIR [--datasets lymphoma warpPIE10P ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ivfs_timing import prepared
+from ufskit.graph import pairwise_sq_dists
+from ufskit.seeds import derive_seed
+from ufskit.selectors.ivfs import IVFS
+
+SETTINGS = [(1000, 0.1), (5000, 0.5)]  # (k, n~/n), d~ = 0.3 d
+SMALL = ["lymphoma", "orlraws10P", "pixraw10P", "Prostate-GE", "warpPIE10P"]
+
+
+def normalised(X: np.ndarray) -> np.ndarray:
+    D = np.sqrt(pairwise_sq_dists(X))
+    return D / D.max()
+
+
+def l2_loss(D: np.ndarray, X: np.ndarray, features: np.ndarray) -> float:
+    return float(np.linalg.norm(D - normalised(X[:, features])))
+
+
+def top_features(scores: np.ndarray, m: int) -> np.ndarray:
+    return np.argsort(-scores, kind="stable")[:m]
+
+
+def rank_noise(X: np.ndarray, name: str, top: int, n_random: int) -> None:
+    """Print one table row per setting for data set ``name``."""
+    d = X.shape[1]
+    D = normalised(X)
+    rng = np.random.default_rng(derive_seed(0, "ivfs_rank_noise", name))
+    random_l2 = np.array([l2_loss(D, X, rng.choice(d, top, replace=False)) for _ in range(n_random)])
+    for k, ratio in SETTINGS:
+        a, b = (IVFS(n_subsets=k, subset_samples=ratio, subset_features=0.3,
+                     random_state=derive_seed(0, "ivfs_rank_noise", name, seed)).fit(X).scores_ for seed in (1, 2))
+        differ = np.setdiff1d(top_features(a, top), top_features(b, top)).size
+        print(f"| {name} | {k} | {ratio:g}n | {np.corrcoef(a, b)[0, 1]:.2f} | {differ} | "
+              f"{top * (1 - top / d):.0f} | {l2_loss(D, X, top_features(a, top)):.2f} | "
+              f"{random_l2.mean():.2f} +- {random_l2.std():.2f} |", flush=True)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mirror", type=Path, default=os.environ.get("UFS_DATA_MIRROR"),
+                        help="folder of raw data files (default $UFS_DATA_MIRROR)")
+    parser.add_argument("--datasets", nargs="+", default=SMALL)
+    parser.add_argument("--top", type=int, default=300, help="features compared (the paper: 300)")
+    parser.add_argument("--random", type=int, default=40, help="random feature sets for the baseline")
+    args = parser.parse_args(argv)
+    if args.mirror is None:
+        parser.error("give --mirror or set UFS_DATA_MIRROR")
+    print("| data set | k | n~ | score corr. (2 seeds) | top differ | random pairs differ | L2 of top | "
+          "L2 of random (mean +- sd) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in args.datasets:
+        rank_noise(prepared(args.mirror, name), name, args.top, args.random)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
