@@ -1,8 +1,9 @@
 """How much of an IVFS-l_inf ranking is signal: the same fit under two seeds, and random features beside it.
 
-For each data set and setting (d~ = 0.3 d; k = 1000, n~ = 0.1 n, the paper's
-timing and Table 2 setting, and k = 5000, n~ = 0.5 n, Fig. 4's reference) it
-fits IVFS-l_inf twice on the same data with two seeds and prints
+For each data set and setting (k = 1000, n~ = 0.1 n, the paper's timing and
+Table 2 setting, and k = 5000, n~ = 0.5 n, Fig. 4's reference; d~ = 0.3 d and
+the l_inf loss unless given) it fits IVFS twice on the same data with two
+seeds and prints
 
 - the correlation of the two score vectors (1: the ranking is a property of
   the data; 0: it is the draw's),
@@ -15,6 +16,7 @@ fits IVFS-l_inf twice on the same data with two seeds and prints
 It explains Table 2 and Fig. 4 of this reproduction (docs/fidelity/ivfs-paper.md).
 
     python benchmarks/ivfs_rank_noise.py --mirror DATA_DIR [--datasets lymphoma warpPIE10P ...]
+        [--loss l2] [--subset-features 0.1]
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from ufskit.graph import pairwise_sq_dists
 from ufskit.seeds import derive_seed
 from ufskit.selectors.ivfs import IVFS
 
-SETTINGS = [(1000, 0.1), (5000, 0.5)]  # (k, n~/n), d~ = 0.3 d
+SETTINGS = [(1000, 0.1), (5000, 0.5)]  # (k, n~/n)
 SMALL = ["lymphoma", "orlraws10P", "pixraw10P", "Prostate-GE", "warpPIE10P"]
 
 
@@ -48,15 +50,15 @@ def top_features(scores: np.ndarray, m: int) -> np.ndarray:
     return np.argsort(-scores, kind="stable")[:m]
 
 
-def rank_noise(X: np.ndarray, name: str, top: int, n_random: int) -> None:
+def rank_noise(X: np.ndarray, name: str, top: int, n_random: int, **ivfs) -> None:
     """Print one table row per setting for data set ``name``."""
     d = X.shape[1]
     D = normalised(X)
     rng = np.random.default_rng(derive_seed(0, "ivfs_rank_noise", name))
     random_l2 = np.array([l2_loss(D, X, rng.choice(d, top, replace=False)) for _ in range(n_random)])
     for k, ratio in SETTINGS:
-        a, b = (IVFS(n_subsets=k, subset_samples=ratio, subset_features=0.3,
-                     random_state=derive_seed(0, "ivfs_rank_noise", name, seed)).fit(X).scores_ for seed in (1, 2))
+        a, b = (IVFS(n_subsets=k, subset_samples=ratio, random_state=derive_seed(0, "ivfs_rank_noise", name, seed),
+                     **ivfs).fit(X).scores_ for seed in (1, 2))
         differ = np.setdiff1d(top_features(a, top), top_features(b, top)).size
         print(f"| {name} | {k} | {ratio:g}n | {np.corrcoef(a, b)[0, 1]:.2f} | {differ} | "
               f"{top * (1 - top / d):.0f} | {l2_loss(D, X, top_features(a, top)):.2f} | "
@@ -70,6 +72,8 @@ def main(argv=None) -> int:
     parser.add_argument("--datasets", nargs="+", default=SMALL)
     parser.add_argument("--top", type=int, default=300, help="features compared (the paper: 300)")
     parser.add_argument("--random", type=int, default=40, help="random feature sets for the baseline")
+    parser.add_argument("--loss", choices=["linf", "l1", "l2"], default="linf")
+    parser.add_argument("--subset-features", type=float, default=0.3, help="d~ as a fraction of d")
     args = parser.parse_args(argv)
     if args.mirror is None:
         parser.error("give --mirror or set UFS_DATA_MIRROR")
@@ -77,7 +81,8 @@ def main(argv=None) -> int:
           "L2 of random (mean +- sd) |")
     print("|---|---|---|---|---|---|---|---|")
     for name in args.datasets:
-        rank_noise(prepared(args.mirror, name), name, args.top, args.random)
+        rank_noise(prepared(args.mirror, name), name, args.top, args.random,
+                   loss=args.loss, subset_features=args.subset_features)
     return 0
 
 
