@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ivfs_timing import prepared
-from ufskit.graph import pairwise_sq_dists
+from ufskit.metrics import distance_norms, normalized_distance_matrix
 from ufskit.seeds import derive_seed
 from ufskit.selectors.ivfs import IVFS
 
@@ -37,31 +37,23 @@ SETTINGS = [(1000, 0.1), (5000, 0.5)]  # (k, n~/n)
 SMALL = ["lymphoma", "orlraws10P", "pixraw10P", "Prostate-GE", "warpPIE10P"]
 
 
-def normalised(X: np.ndarray) -> np.ndarray:
-    D = np.sqrt(pairwise_sq_dists(X))
-    return D / D.max()
-
-
 def l2_loss(D: np.ndarray, X: np.ndarray, features: np.ndarray) -> float:
-    return float(np.linalg.norm(D - normalised(X[:, features])))
-
-
-def top_features(scores: np.ndarray, m: int) -> np.ndarray:
-    return np.argsort(-scores, kind="stable")[:m]
+    """Table 1's ||D - D_F||_2, each matrix divided by its own maximum."""
+    return distance_norms(D, normalized_distance_matrix(X[:, features]))["L2"]
 
 
 def rank_noise(X: np.ndarray, name: str, top: int, n_random: int, **ivfs) -> None:
     """Print one table row per setting for data set ``name``."""
     d = X.shape[1]
-    D = normalised(X)
+    D = normalized_distance_matrix(X)
     rng = np.random.default_rng(derive_seed(0, "ivfs_rank_noise", name))
     random_l2 = np.array([l2_loss(D, X, rng.choice(d, top, replace=False)) for _ in range(n_random)])
     for k, ratio in SETTINGS:
         a, b = (IVFS(n_subsets=k, subset_samples=ratio, random_state=derive_seed(0, "ivfs_rank_noise", name, seed),
-                     **ivfs).fit(X).scores_ for seed in (1, 2))
-        differ = np.setdiff1d(top_features(a, top), top_features(b, top)).size
-        print(f"| {name} | {k} | {ratio:g}n | {np.corrcoef(a, b)[0, 1]:.2f} | {differ} | "
-              f"{top * (1 - top / d):.0f} | {l2_loss(D, X, top_features(a, top)):.2f} | "
+                     **ivfs).fit(X) for seed in (1, 2))
+        differ = np.setdiff1d(a.order_[:top], b.order_[:top]).size
+        print(f"| {name} | {k} | {ratio:g}n | {np.corrcoef(a.scores_, b.scores_)[0, 1]:.2f} | {differ} | "
+              f"{top * (1 - top / d):.0f} | {l2_loss(D, X, a.order_[:top]):.2f} | "
               f"{random_l2.mean():.2f} +- {random_l2.std():.2f} |", flush=True)
 
 
