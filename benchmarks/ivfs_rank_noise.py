@@ -10,8 +10,12 @@ seeds and prints
 - how many of the top ``--top`` features of one fit are not in the other's,
   beside the number two random choices differ by on average, top (1 - top/d),
 - ||D - D_F||_2 (both divided by their maximum, as Table 1) of the first fit's
-  top features, beside the mean and sd over ``--random`` random feature sets
-  of the same size.
+  top and bottom features, beside the mean and sd over ``--random`` random
+  feature sets of the same size (a ranking that knows nothing scores as random
+  at both ends),
+- the rank correlation of the first fit's scores with each feature's share of
+  the largest distance, (x_if - x_jf)^2 for the pair (i, j) that attains max D:
+  negative when the ranking favours features that do not separate that pair.
 
 It explains Table 2 and Fig. 4 of this reproduction (docs/fidelity/ivfs-paper.md).
 
@@ -27,6 +31,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from scipy.stats import spearmanr
 
 from ivfs_timing import prepared
 from ufskit.metrics import distance_norms, normalized_distance_matrix
@@ -48,13 +53,16 @@ def rank_noise(X: np.ndarray, name: str, top: int, n_random: int, **ivfs) -> Non
     D = normalized_distance_matrix(X)
     rng = np.random.default_rng(derive_seed(0, "ivfs_rank_noise", name))
     random_l2 = np.array([l2_loss(D, X, rng.choice(d, top, replace=False)) for _ in range(n_random)])
+    i, j = np.unravel_index(np.argmax(D), D.shape)
+    max_pair_share = (X[i] - X[j]) ** 2
     for k, ratio in SETTINGS:
         a, b = (IVFS(n_subsets=k, subset_samples=ratio, random_state=derive_seed(0, "ivfs_rank_noise", name, seed),
                      **ivfs).fit(X) for seed in (1, 2))
         differ = np.setdiff1d(a.order_[:top], b.order_[:top]).size
         print(f"| {name} | {k} | {ratio:g}n | {np.corrcoef(a.scores_, b.scores_)[0, 1]:.2f} | {differ} | "
               f"{top * (1 - top / d):.0f} | {l2_loss(D, X, a.order_[:top]):.2f} | "
-              f"{random_l2.mean():.2f} +- {random_l2.std():.2f} |", flush=True)
+              f"{l2_loss(D, X, a.order_[-top:]):.2f} | {random_l2.mean():.2f} +- {random_l2.std():.2f} | "
+              f"{spearmanr(a.scores_, max_pair_share)[0]:.2f} |", flush=True)
 
 
 def main(argv=None) -> int:
@@ -70,8 +78,8 @@ def main(argv=None) -> int:
     if args.mirror is None:
         parser.error("give --mirror or set UFS_DATA_MIRROR")
     print("| data set | k | n~ | score corr. (2 seeds) | top differ | random pairs differ | L2 of top | "
-          "L2 of random (mean +- sd) |")
-    print("|---|---|---|---|---|---|---|---|")
+          "L2 of bottom | L2 of random (mean +- sd) | score vs max-pair share |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name in args.datasets:
         rank_noise(prepared(args.mirror, name), name, args.top, args.random,
                    loss=args.loss, subset_features=args.subset_features)
