@@ -36,7 +36,7 @@ from scipy.stats import spearmanr
 from ivfs_timing import prepared
 from ufskit.metrics import distance_norms, normalized_distance_matrix
 from ufskit.seeds import derive_seed
-from ufskit.selectors.ivfs import IVFS
+from ufskit.selectors.ivfs import IVFS, LOSSES
 
 SETTINGS = [(1000, 0.1), (5000, 0.5)]  # (k, n~/n)
 SMALL = ["lymphoma", "orlraws10P", "pixraw10P", "Prostate-GE", "warpPIE10P"]
@@ -72,7 +72,7 @@ def main(argv=None) -> int:
     parser.add_argument("--datasets", nargs="+", default=SMALL)
     parser.add_argument("--top", type=int, default=300, help="features compared (the paper: 300)")
     parser.add_argument("--random", type=int, default=40, help="random feature sets for the baseline")
-    parser.add_argument("--loss", choices=["linf", "l1", "l2"], default="linf")
+    parser.add_argument("--loss", choices=LOSSES, default="linf")
     parser.add_argument("--subset-features", type=float, default=0.3, help="d~ as a fraction of d")
     args = parser.parse_args(argv)
     if args.mirror is None:
