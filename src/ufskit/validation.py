@@ -41,6 +41,36 @@ def check_no_constant(X: np.ndarray, *, name: str = "X") -> None:
         )
 
 
+# Degenerate input, one policy for every selector (README "Degenerate input").
+# A column whose range is at most FLAT_RELATIVE of its largest magnitude varies only at the level of
+# rounding: it is constant for every purpose and is scored last, never first.
+FLAT_RELATIVE = 1e-10
+# Beyond these magnitudes squared distances and Gram matrices over- or underflow in float64.
+MAX_ABS_VALUE = 1e100
+MIN_ABS_VALUE = 1e-100
+
+
+def flat_features(X: np.ndarray) -> np.ndarray:
+    """Boolean mask of the constant and near-constant columns of X (range <= FLAT_RELATIVE x magnitude)."""
+    magnitude = np.abs(X).max(axis=0)
+    return np.ptp(X, axis=0) <= FLAT_RELATIVE * magnitude
+
+
+def check_scale(X: np.ndarray, *, name: str = "X") -> None:
+    """Raise if X's magnitude would over- or underflow squared distances (|x| outside [1e-100, 1e100])."""
+    largest = float(np.abs(X).max()) if X.size else 0.0
+    if largest > MAX_ABS_VALUE:
+        raise ValueError(
+            f"{name}'s largest absolute value is {largest:.3g}, above {MAX_ABS_VALUE:.0e}: squared distances "
+            "overflow in float64. Rescale X first (e.g. sklearn's StandardScaler)."
+        )
+    if 0 < largest < MIN_ABS_VALUE:
+        raise ValueError(
+            f"{name}'s largest absolute value is {largest:.3g}, below {MIN_ABS_VALUE:.0e}: squared distances "
+            "underflow to 0 in float64. Rescale X first (e.g. sklearn's StandardScaler)."
+        )
+
+
 def resolve_count(value, total: int, *, name: str, minimum: int = 1) -> int:
     """Turn an int count or a fraction in (0, 1] of ``total`` into an int in [minimum, total].
 

@@ -7,18 +7,19 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..validation import resolve_count
+from ..validation import check_scale, flat_features, resolve_count
 
 
 def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
     """RFE-style ranks (1 = best) from scores where higher is better.
 
     Ties are broken by feature index (the lower index ranks first), so a
-    ranking never depends on the sort algorithm.
+    ranking never depends on the sort algorithm. ``-inf`` marks a feature that
+    was not scored (a degenerate column): it ranks last.
     """
     scores = np.asarray(scores, dtype=np.float64)
-    if not np.all(np.isfinite(scores)):
-        raise RuntimeError("a selector produced NaN or infinite scores; this is a bug, please report it.")
+    if np.isnan(scores).any() or np.isposinf(scores).any():
+        raise RuntimeError("a selector produced NaN or +inf scores; this is a bug, please report it.")
     order = np.argsort(-scores, kind="stable")
     ranking = np.empty(scores.size, dtype=np.int64)
     ranking[order] = np.arange(1, scores.size + 1)
@@ -33,12 +34,19 @@ def order_from_ranking(ranking: np.ndarray) -> np.ndarray:
 class ScoreSelector(SelectorMixin, BaseEstimator):
     """Base class: a subclass implements ``_score(X) -> scores`` (one per feature, higher = better).
 
-    ``fit`` validates X (2-D, finite, at least 2 samples), stores ``scores_``,
+    ``fit`` validates X (2-D, finite, at least 2 samples, magnitudes within
+    [1e-100, 1e100]) and ``n_features_to_select``, then applies the degenerate
+    input policy: constant and near-constant columns (``validation.flat_features``)
+    are not scored; ``_score`` sees only the other columns, and the flat ones
+    get score ``-inf`` and the last ranks (``degenerate_features_`` lists them).
+    An X with no varying column is refused. ``fit`` stores ``scores_``,
     ``ranking_`` (``ranking_[i]`` is the rank of feature i, 1 = best) and
     ``n_features_in_``; ``get_support``/``transform`` keep the
     ``n_features_to_select`` best (an int, a fraction of d, or None for half).
     Selectors whose native score is "smaller is better" negate it in ``scores_``
-    and keep the native value in an attribute of their own.
+    and keep the native value in an attribute of their own. Per-feature fitted
+    attributes a subclass sets in ``_score`` are in the scored columns' index
+    space; ``_to_full`` embeds them back into all d features.
     """
 
     def __init__(self, n_features_to_select=None):
@@ -47,11 +55,39 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Score every feature of X (y is ignored: the selectors are unsupervised)."""
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, reset=True)
-        self.scores_ = np.asarray(self._score(X), dtype=np.float64)
-        if self.scores_.shape != (X.shape[1],):
-            raise RuntimeError(f"{type(self).__name__}._score returned shape {self.scores_.shape}.")
+        check_scale(X)
+        d = X.shape[1]
+        self._n_selected(d)  # an impossible n_features_to_select fails here, not at transform
+        flat = flat_features(X)
+        if flat.all():
+            raise ValueError(
+                f"X has no varying feature: all {d} columns are constant (up to rounding); nothing to select."
+            )
+        self.degenerate_features_ = np.flatnonzero(flat)
+        self._scored = np.flatnonzero(~flat)
+        scores = np.asarray(self._score(X[:, self._scored] if flat.any() else X), dtype=np.float64)
+        if scores.shape != (self._scored.size,):
+            raise RuntimeError(f"{type(self).__name__}._score returned shape {scores.shape}.")
+        self.scores_ = self._to_full(scores, fill=-np.inf)
         self.ranking_ = ranking_from_scores(self.scores_)
         return self
+
+    def _to_full(self, values, fill=0.0, axis: int = 0) -> np.ndarray:
+        """Embed per-feature ``values`` computed on the scored columns into all d features along ``axis``.
+
+        Positions of degenerate features get ``fill``. Index arrays of feature
+        numbers (e.g. neighbour lists) are mapped with ``self._scored[idx]`` instead.
+        """
+        values = np.asarray(values)
+        if self._scored.size == self.n_features_in_:
+            return values
+        shape = list(values.shape)
+        shape[axis] = self.n_features_in_
+        full = np.full(shape, fill, dtype=np.result_type(values, np.asarray(fill)))
+        index = [slice(None)] * values.ndim
+        index[axis] = self._scored
+        full[tuple(index)] = values
+        return full
 
     def _score(self, X: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
