@@ -4,6 +4,10 @@
 ``datasets`` say which source, loader and options give each dataset, its shape and class count,
 its default preprocessing chain and the papers that use it. The YAML file's header documents the
 keys. A malformed entry fails on load with a message naming the entry and the key.
+
+A config overlay adds ``sources`` and ``datasets`` of the same form (``merge_overlay``), and local
+datasets: ``path`` (a file on this machine) instead of ``source``, with ``shape`` and ``n_classes``
+optional. The registry file and overlays are read with the strict YAML loader (no duplicate keys).
 """
 
 from __future__ import annotations
@@ -12,11 +16,15 @@ import difflib
 import re
 from pathlib import Path, PurePosixPath
 
-import yaml
+from .configio import ConfigError, load_yaml
 
 SOURCE_KEYS = {"mirrored", "files", "file_list"}
 FILE_KEYS = {"path", "url", "sha256", "git_blob"}
 DATASET_KEYS = ("source", "loader", "options", "shape", "n_classes", "preprocess", "papers", "description")
+LOCAL_KEYS = ("path",) + DATASET_KEYS[1:]
+LOCAL_REQUIRED = ("path", "loader", "description")
+# what an overlay dataset may leave out (a registry entry of config/datasets.yaml states every key)
+OVERLAY_DEFAULTS = {"options": {}, "preprocess": [], "papers": []}
 CHECKSUM_DIGITS = {"sha256": 64, "git_blob": 40}
 
 
@@ -85,29 +93,38 @@ def _check_source(name: str, entry) -> None:
 
 def _check_dataset(name: str, entry, registry: dict) -> None:
     where = f"datasets.{name}"
-    _check_keys(where, entry, DATASET_KEYS, DATASET_KEYS)
-    source = entry["source"]
-    if source is not None and source not in registry["sources"]:
-        hint = _suggest(str(source), registry["sources"])
-        _fail(f"{where}.source", f"unknown source {source!r}; {hint}use a name from 'sources' or null")
+    local = isinstance(entry, dict) and "path" in entry
+    if local:
+        _check_keys(where, entry, LOCAL_REQUIRED, LOCAL_KEYS)
+        if not (isinstance(entry["path"], str) and entry["path"].strip()):
+            _fail(f"{where}.path", f"must be the path of a data file, got {entry['path']!r}")
+    else:
+        _check_keys(where, entry, DATASET_KEYS, DATASET_KEYS)
+        source = entry["source"]
+        if source is not None and source not in registry["sources"]:
+            hint = _suggest(str(source), registry["sources"])
+            _fail(f"{where}.source", f"unknown source {source!r}; {hint}use a name from 'sources' or null")
     if not (isinstance(entry["loader"], str) and entry["loader"]):
         _fail(f"{where}.loader", f"must be a loader name, got {entry['loader']!r}")
-    options = entry["options"]
+    options = entry.get("options", {})
     if not isinstance(options, dict):
         _fail(f"{where}.options", f"must be a mapping, got {options!r}")
-    if "files" in options:
+    if "files" in options and not local:
+        source = entry["source"]
         known = {f["path"] for f in source_files(registry, source)} if source else set()
         files = options["files"]
         if not (isinstance(files, list) and files and all(isinstance(f, str) and f in known for f in files)):
             _fail(f"{where}.options.files", f"must list files of source {source!r} ({sorted(known)}), got {files!r}")
-    shape = entry["shape"]
-    positive = [_is_int(v) and v > 0 for v in shape] if isinstance(shape, list) and len(shape) == 2 else [False]
-    if not (positive[0] and (positive[1] or shape[1] is None)):
-        _fail(f"{where}.shape", f"must be [n, d], two positive ints (d may be null), got {shape!r}")
-    if not (_is_int(entry["n_classes"]) and entry["n_classes"] >= 1):
-        _fail(f"{where}.n_classes", f"must be a positive int, got {entry['n_classes']!r}")
-    _check_str_list(f"{where}.preprocess", entry["preprocess"])
-    _check_str_list(f"{where}.papers", entry["papers"])
+    shape = entry.get("shape")
+    if not (local and shape is None):
+        positive = [_is_int(v) and v > 0 for v in shape] if isinstance(shape, list) and len(shape) == 2 else [False]
+        if not (positive[0] and (positive[1] or shape[1] is None)):
+            _fail(f"{where}.shape", f"must be [n, d], two positive ints (d may be null), got {shape!r}")
+    n_classes = entry.get("n_classes")
+    if not (local and n_classes is None) and not (_is_int(n_classes) and n_classes >= 1):
+        _fail(f"{where}.n_classes", f"must be a positive int, got {n_classes!r}")
+    _check_str_list(f"{where}.preprocess", entry.get("preprocess", []))
+    _check_str_list(f"{where}.papers", entry.get("papers", []))
     if not (isinstance(entry["description"], str) and entry["description"].strip()):
         _fail(f"{where}.description", "must be a non-empty string")
 
@@ -134,13 +151,42 @@ def validate_registry(registry, origin: str = "registry") -> dict:
 
 
 def load_registry(path) -> dict:
-    """Read and validate the registry YAML file at ``path``."""
+    """Read (strictly: a duplicate key is an error) and validate the registry YAML file at ``path``."""
     path = Path(path)
     try:
-        registry = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as e:
-        raise RegistryError(f"{path}: not valid YAML ({e})") from None
+        registry = load_yaml(path)
+    except ConfigError as e:
+        raise RegistryError(str(e)) from None
     return validate_registry(registry, origin=str(path))
+
+
+def merge_overlay(registry: dict, sources: dict | None, datasets: dict | None, origin: str = "config") -> dict:
+    """The registry plus the ``sources`` and ``datasets`` of a config overlay, validated together.
+
+    An overlay name that is already in the registry is an error (a partial override would mix two
+    entries); overlay datasets may leave out ``options``, ``preprocess`` and ``papers``.
+    """
+    merged = {"sources": dict(registry["sources"]), "datasets": dict(registry["datasets"])}
+    for section, extra in (("sources", sources or {}), ("datasets", datasets or {})):
+        if not isinstance(extra, dict):
+            raise RegistryError(f"{origin}: {section} must be a mapping of names to entries")
+        clash = sorted(set(extra) & set(registry[section]))
+        if clash:
+            raise RegistryError(f"{origin}: {section} {clash} already in the registry; give your entries other names")
+        for name, entry in extra.items():
+            merged[section][name] = {**OVERLAY_DEFAULTS, **entry} if section == "datasets" and isinstance(entry, dict) else entry
+    return validate_registry(merged, origin=f"{origin} (merged with the registry)")
+
+
+def registry_from_config(config: dict, root) -> dict:
+    """The registry the workflow uses: ``data.registry`` (relative to ``root``) merged with the config's overlay."""
+    base = load_registry(Path(root) / config["data"]["registry"])
+    return merge_overlay(base, config.get("sources"), config.get("datasets"))
+
+
+def is_local(entry: dict) -> bool:
+    """True for a dataset read from a local file (``path``) rather than from a registry source."""
+    return "path" in entry
 
 
 def _suggest(name: str, known) -> str:

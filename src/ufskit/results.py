@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import platform
 import subprocess
 from importlib import metadata
@@ -9,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from .configio import config_hash
 
 KEYS = ["dataset", "method", "params", "n_features", "metric"]
 LOWER_IS_BETTER = ("Linf", "L1_over_n2", "L2", "w11", "winf", "w11_literal", "winf_literal", "fit_seconds")
@@ -19,20 +22,32 @@ def higher_is_better(metric: str) -> bool:
     return metric not in LOWER_IS_BETTER
 
 
-def provenance(repo: str | Path | None = None) -> dict:
-    """Package versions, Python, platform and the git commit of ``repo`` (or 'unknown')."""
+def provenance(repo: str | Path | None = None, config: dict | None = None) -> dict:
+    """Package versions, Python, platform, the git commit of ``repo`` and the run's config.
+
+    ``git_commit`` is HEAD ('unknown' outside a git checkout); ``git_modified`` is True when
+    ``git status --porcelain`` lists any change (tracked or untracked: the commit then does not hold
+    everything the run used), None when unknown. ``config_sha256`` hashes the resolved ``config``.
+    """
     info = {f"version_{p}": _version(p) for p in _PACKAGES}
     info["python"] = platform.python_version()
     info["platform"] = platform.platform()
-    commit = "unknown"
-    if repo is not None:
-        try:
-            commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
-                                    text=True, check=True, timeout=10).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            pass
-    info["git_commit"] = commit
+    commit, status = _git(repo, "rev-parse", "HEAD"), _git(repo, "status", "--porcelain")
+    info["git_commit"] = commit.strip() if commit is not None else "unknown"
+    info["git_modified"] = None if status is None else bool(status.strip())
+    info["config_sha256"] = config_hash(config) if config is not None else "unknown"
     return info
+
+
+def _git(repo, *args) -> str | None:
+    """The output of ``git -C repo args``, or None without a repository or git."""
+    if repo is None:
+        return None
+    try:
+        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True,
+                              timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
 
 
 def _version(package: str) -> str:
@@ -42,15 +57,21 @@ def _version(package: str) -> str:
         return "not installed"
 
 
-def concat_metrics(paths, *, experiment: str, repo=None) -> pd.DataFrame:
-    """One table from the per-run parquet files, with the experiment and provenance columns."""
+def concat_metrics(paths, *, experiment: str, repo=None, config: dict | None = None) -> pd.DataFrame:
+    """One table from the per-run parquet files, with the experiment and provenance columns.
+
+    The resolved ``config`` itself goes into the table's metadata (``frame.attrs["config"]``, kept by
+    parquet), so that ``config_sha256`` can be checked against it.
+    """
     frames = [pd.read_parquet(p) for p in paths]
     if not frames:
         raise ValueError(f"experiment {experiment!r} has no metric files to aggregate.")
     frame = pd.concat(frames, ignore_index=True)
     frame.insert(0, "experiment", experiment)
-    for key, value in provenance(repo).items():
+    for key, value in provenance(repo, config).items():
         frame[key] = value
+    if config is not None:
+        frame.attrs["config"] = json.dumps(config, sort_keys=True, default=str)
     return frame
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .data import atomic_path
+from .data import atomic_path, reading
 
 
 @dataclass
@@ -57,7 +57,8 @@ def save_selection(sel: Selection, path) -> None:
 
 
 def load_selection(path) -> Selection:
-    with np.load(path, allow_pickle=False) as z:
+    """Read a selection written by ``save_selection``; a corrupt file is an ``IntegrityError`` naming it."""
+    with reading(path, "selection"), np.load(path, allow_pickle=False) as z:
         meta = json.loads(str(z["meta"]))
         subsets = {int(k.split("_", 1)[1]): z[k] for k in z.files if k.startswith("subset_")}
         space = z["space"] if "space" in z.files else None

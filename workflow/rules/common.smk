@@ -8,16 +8,25 @@ from pathlib import Path
 from snakemake.utils import validate
 
 from ufskit import experiments as ex
-from ufskit.registry import dataset_entry, load_registry, source_files
+from ufskit import startup
+from ufskit.registry import dataset_entry, is_local, registry_from_config, source_files
+from ufskit.scorecard import PAPERS as SCORECARD_PAPERS
 from ufskit.seeds import derive_seed
-from ufskit.selectors import SELECTORS
 
+# Every config file again, strictly (a duplicate key is an error naming it, the file and the line),
+# and n_features with the expected forms, before the schema (whose oneOf message gives no reason).
+_CONFIG_FILES = startup.check_config_files(
+    startup.config_files_in_merge_order(workflow.configfiles, workflow.config_settings.configfiles), config
+)
 validate(config, schema="../schemas/config.schema.yaml")
+startup.resolve_overlay_paths(config, _CONFIG_FILES, os.getcwd())
+startup.use_python_path(config.get("python_path"))
 
 ENV = "../../envs/ufskit.yaml"
 REPO = Path(workflow.basedir)
-REGISTRY = load_registry(REPO / config["data"]["registry"])
+REGISTRY = registry_from_config(config, REPO)  # config/datasets.yaml + the overlay's sources and datasets
 EXCLUDED = config["data"]["exclude"]
+LOCAL_DATASETS = sorted(n for n, e in REGISTRY["datasets"].items() if is_local(e))
 
 
 wildcard_constraints:
@@ -43,14 +52,15 @@ def _check_config():
         if chain != "default" and chain not in config["chains"]:
             raise ValueError(f"experiment {name!r}: unknown preprocessing chain {chain!r}; "
                              f"defined: {sorted(config['chains'])} or 'default'.")
-        for label, spec in exp["methods"].items():
-            if spec["selector"] not in SELECTORS:
-                raise ValueError(f"experiment {name!r}, method {label!r}: unknown selector "
-                                 f"{spec['selector']!r}; registered: {sorted(SELECTORS)}.")
+        for label in exp["methods"]:
             ex.settings_by_slug(exp, label)  # grid sanity and slug uniqueness
         ex.not_run(exp)  # a method's excluded datasets are datasets of the experiment
     for dataset in EXCLUDED:
         dataset_entry(REGISTRY, dataset)
+    startup.check_methods(experiments)  # selectors resolved (built in, import path, entry point), parameter names
+    startup.check_counts(experiments, REGISTRY, EXCLUDED)  # feature counts against d where the registry knows it
+    used = {d for n in config["run"] for d in experiments[n]["datasets"] if d not in EXCLUDED}
+    startup.check_local_files(sorted(used), REGISTRY, "resources/local", "resources/hashcache/local")
 
 
 _check_config()
@@ -79,15 +89,19 @@ def chain_steps(wildcards):
 def loader_entry(wildcards):
     """The dataset's registry entry with the paths of its own files (so a change elsewhere reruns nothing)."""
     entry = dict(dataset_entry(REGISTRY, wildcards.dataset))
-    if entry.get("source"):
+    if is_local(entry):
+        entry["files"] = [entry["path"]]
+    elif entry.get("source"):
         entry["files"] = [f["path"] for f in source_files(REGISTRY, entry["source"])]
     return entry
 
 
 def source_manifest(wildcards):
-    """The download of the dataset's source ([] for generated data)."""
-    source = dataset_entry(REGISTRY, wildcards.dataset).get("source")
-    return [f"resources/raw/{source}.manifest.json"] if source else []
+    """The download of the dataset's source, or the hash record of its local file ([] for generated data)."""
+    entry = dataset_entry(REGISTRY, wildcards.dataset)
+    if is_local(entry):
+        return [f"resources/local/{wildcards.dataset}.json"]
+    return [f"resources/raw/{entry['source']}.manifest.json"] if entry.get("source") else []
 
 
 def prepared_data(wildcards):
@@ -175,9 +189,18 @@ def report_experiments(report):
     return [name for name in config["run"] if report_dir(name) == report]
 
 
+def writes_scorecard():
+    """True when `run` holds an experiment of one of the four papers: only such runs (re)write the scorecard,
+    so a run of other experiments (e.g. your own data) leaves results/scorecard.* as they are."""
+    return any(config["experiments"][n]["paper"] in SCORECARD_PAPERS for n in config["run"])
+
+
 def final_outputs():
-    """The default target: per experiment in `run` its summary, per paper its tables and figures."""
-    outputs = ["results/excluded_datasets.md", "results/scorecard.csv", "results/scorecard.md"]
+    """The default target: per experiment in `run` its summary, per paper its tables and figures, and the
+    scorecard when `run` holds paper experiments."""
+    outputs = ["results/excluded_datasets.md"]
+    if writes_scorecard():
+        outputs += ["results/scorecard.csv", "results/scorecard.md"]
     for name in config["run"]:
         outputs += [f"results/{name}/summary.md", f"results/{name}/datasets.md"]
         paper = config["experiments"][name]["paper"]

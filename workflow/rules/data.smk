@@ -16,6 +16,23 @@ rule download_source:
         "../../scripts/download.py"
 
 
+# A local data file (config overlay, `path:`): its sha256 recorded at first use; the start-up check and
+# prepare_dataset compare the file with it on every later use (a changed file is an error saying what to do).
+rule record_local_file:
+    output:
+        "resources/local/{dataset}.json",
+    wildcard_constraints:
+        dataset=exactly(LOCAL_DATASETS),
+    params:
+        path=lambda w: dataset_entry(REGISTRY, w.dataset)["path"],
+    log:
+        "logs/record_local/{dataset}.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/record_local.py"
+
+
 rule prepare_dataset:
     input:
         source_manifest,

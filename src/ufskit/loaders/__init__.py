@@ -19,6 +19,7 @@ from ..synthetic import nrfs_synthetic
 from ._common import check_options
 from .matrices import load_mat, load_rdata_list
 from .newsgroups import load_newsgroups_raw
+from .tables import load_npy, load_npz, load_table
 from .uci import load_uci
 
 
@@ -36,6 +37,10 @@ LOADERS = {
     "uci": load_uci,
     "newsgroups_raw": load_newsgroups_raw,
     "nrfs_synthetic": load_nrfs_synthetic,
+    # a user's own files (config overlay, `path:`); `mat` reads local .mat files too
+    "table": load_table,
+    "npy": load_npy,
+    "npz": load_npz,
 }
 
 
@@ -104,5 +109,5 @@ def load(name: str, entry: dict, raw_root, *, seed: int = 0, sources: dict | Non
     return ds
 
 
-__all__ = ["LOADERS", "load", "load_mat", "load_newsgroups_raw", "load_nrfs_synthetic", "load_rdata_list",
-           "load_uci", "source_files"]
+__all__ = ["LOADERS", "load", "load_mat", "load_newsgroups_raw", "load_npy", "load_npz", "load_nrfs_synthetic",
+           "load_rdata_list", "load_table", "load_uci", "source_files"]

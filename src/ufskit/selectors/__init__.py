@@ -1,7 +1,8 @@
 """Scikit-learn-style unsupervised feature selectors, and the registry the workflow uses.
 
 Adding a selector is one class here (a ``ScoreSelector`` subclass) plus one line
-in ``SELECTORS``; the config then refers to it by that name.
+in ``SELECTORS``; the config then refers to it by that name. Selectors outside the package
+are named by import path or entry point (``plugins``); ``SELECTORS[name]`` resolves those too.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .laplacian import LaplacianScore
 from .mcfs import MCFS
 from .ndfs import NDFS
 from .nrfs import NRFS
+from .plugins import SelectorError, check_params, resolve_plugin, unknown_selector_message
 from .spec import SPEC
 from .udfs import UDFS
 from .variance import Variance
@@ -34,17 +36,35 @@ SELECTORS = {
 }
 
 
-def make_selector(name: str, **params) -> ScoreSelector:
-    """Instantiate the selector registered as ``name`` with ``params``; unknown names fail clearly."""
-    try:
-        cls = SELECTORS[name]
-    except KeyError:
-        raise ValueError(f"unknown selector {name!r}; registered: {', '.join(sorted(SELECTORS))}.") from None
-    valid = cls().get_params()
-    unknown = sorted(set(params) - set(valid))
-    if unknown:
-        raise ValueError(f"selector {name!r} has no parameter(s) {unknown}; it takes {sorted(valid)}.")
-    return cls(**params)
+class _SelectorTable(dict):
+    """The built-in selectors by name; a missing name is resolved as an import path or entry point."""
+
+    def __missing__(self, name):
+        try:
+            return resolve_plugin(name)
+        except KeyError:
+            raise SelectorError(unknown_selector_message(name, self)) from None
 
 
-__all__ = ["SELECTORS", "ScoreSelector", "Variance", "make_selector", "order_from_ranking", "ranking_from_scores"]
+SELECTORS = _SelectorTable(SELECTORS)
+
+
+def selector_class(name: str) -> type:
+    """The class of selector ``name``: built in, ``module:Class``, or an entry point of ``ufskit.selectors``."""
+    return SELECTORS[name]
+
+
+def check_selector(name: str, params: dict) -> type:
+    """Resolve ``name`` and check that it takes every parameter in ``params``; return the class."""
+    cls = selector_class(name)
+    check_params(cls, name, params)
+    return cls
+
+
+def make_selector(name: str, **params):
+    """Instantiate selector ``name`` with ``params``; unknown names and parameters fail clearly."""
+    return check_selector(name, params)(**params)
+
+
+__all__ = ["SELECTORS", "ScoreSelector", "SelectorError", "Variance", "check_selector", "make_selector",
+           "selector_class", "order_from_ranking", "ranking_from_scores"]

@@ -1,0 +1,110 @@
+"""Reading config files strictly, and the config checks whose schema message would not say why.
+
+YAML silently keeps the last of two equal keys in a mapping (``LS: LaplacianScore`` then
+``LS: SPEC`` runs SPEC under the label LS). ``load_yaml`` refuses that, naming the key, the
+file and both lines. Merge keys (``<<: *anchor``) stay allowed: a key written beside a merge
+overrides the merged one on purpose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import yaml
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class ConfigError(ValueError):
+    """A config file or value is invalid; the message names where and what is expected."""
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that rejects a key written twice in one mapping."""
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen = {}
+            for key_node, _ in node.value:
+                if key_node.tag == _MERGE_TAG:
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.get(key)
+                except TypeError:  # an unhashable key: SafeLoader reports it itself
+                    continue
+                line = key_node.start_mark.line + 1
+                if first is not None:
+                    raise ConfigError(
+                        f"{key_node.start_mark.name}, line {line}: duplicate key {key!r} "
+                        f"(first at line {first}); YAML would silently keep only the last one. "
+                        "Remove or rename one of them."
+                    )
+                seen[key] = line
+        return super().construct_mapping(node, deep=deep)
+
+
+def load_yaml(path) -> object:
+    """Parse the YAML file at ``path``; a duplicate key or a syntax error is a ``ConfigError`` naming the file."""
+    path = Path(path)
+    with open(path, encoding="utf-8") as fh:
+        try:
+            return yaml.load(fh, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        except yaml.YAMLError as e:
+            raise ConfigError(f"{path}: not valid YAML ({e})") from None
+
+
+def config_hash(config: dict) -> str:
+    """SHA-256 (hex) of the resolved config as canonical JSON (sorted keys): equal configs, equal hash."""
+    text = json.dumps(config, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+N_FEATURES_FORMS = (
+    "a list of integers >= 1 (e.g. [10, 20, 50]), 'all' (1..d), {upto: m, step: s} (s, 2s, ..., m) "
+    "or {fractions: [f, ...]} with floats 0 < f <= 1 (round(f d), at least 1, per fraction)"
+)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def n_features_problem(spec) -> str | None:
+    """Why ``spec`` is not a valid ``n_features`` value, or None when it is one of the accepted forms."""
+    if spec == "all":
+        return None
+    if isinstance(spec, list):
+        if not spec:
+            return "the list is empty"
+        bad = [v for v in spec if not (_is_int(v) and v >= 1)]
+        return f"{bad} {'is' if len(bad) == 1 else 'are'} not integers >= 1" if bad else None
+    if isinstance(spec, dict) and "fractions" in spec:
+        if set(spec) != {"fractions"}:
+            return f"{{fractions}} takes no other key, got {sorted(spec)}"
+        fractions = spec["fractions"]
+        if not isinstance(fractions, list) or not fractions:
+            return "fractions must be a non-empty list"
+        bad = [f for f in fractions if not (isinstance(f, float) and 0 < f <= 1)]
+        return f"fractions {bad} are not floats in (0, 1] (write 1.0, not 1)" if bad else None
+    if isinstance(spec, dict):
+        if set(spec) != {"upto", "step"}:
+            return f"a mapping needs exactly the keys upto and step (or only fractions), got {sorted(spec)}"
+        bad = [k for k in ("upto", "step") if not (_is_int(spec[k]) and spec[k] >= 1)]
+        return f"{' and '.join(bad)} must be integers >= 1" if bad else None
+    return f"{spec!r} is neither a list, 'all' nor a mapping"
+
+
+def check_n_features(experiments: dict) -> None:
+    """Fail with the accepted forms and the reason on the first invalid ``n_features`` of the experiments."""
+    for name, exp in (experiments or {}).items():
+        if not isinstance(exp, dict) or "n_features" not in exp:
+            continue  # the schema reports a missing key
+        problem = n_features_problem(exp["n_features"])
+        if problem:
+            raise ConfigError(
+                f"experiments.{name}.n_features = {exp['n_features']!r} is invalid: {problem}. "
+                f"Expected {N_FEATURES_FORMS}."
+            )
