@@ -80,7 +80,7 @@ def n_features_problem(spec) -> str | None:
         if not spec:
             return "the list is empty"
         bad = [v for v in spec if not (_is_int(v) and v >= 1)]
-        return f"{bad} {'is' if len(bad) == 1 else 'are'} not integers >= 1" if bad else None
+        return f"{', '.join(map(repr, bad))} {'is not an integer' if len(bad) == 1 else 'are not integers'} >= 1" if bad else None
     if isinstance(spec, dict) and "fractions" in spec:
         if set(spec) != {"fractions"}:
             return f"{{fractions}} takes no other key, got {sorted(spec)}"
