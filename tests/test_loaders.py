@@ -136,7 +136,7 @@ def test_synthetic_loader_uses_seed_and_options(tmp_path):
     assert ds.info["noise_indices"] == [20, 21]
     with pytest.raises(ValueError, match="unknown option"):
         load("syn", {"loader": "nrfs_synthetic", "options": {"noise": 3}}, tmp_path)
-    assert set(LOADERS) == {"mat", "rdata_list", "uci", "newsgroups_raw", "nrfs_synthetic"}
+    assert set(LOADERS) == {"mat", "rdata_list", "uci", "newsgroups_raw", "nrfs_synthetic", "table", "npy", "npz"}
 
 
 # ---------------------------------------------------------------- uci: hand-made tables

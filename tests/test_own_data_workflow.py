@@ -1,0 +1,69 @@
+"""Your own data and selector through Snakemake: the worked example end to end, the scorecard left alone
+by a run without paper experiments, a changed local file and config mistakes stopped at start-up."""
+
+from __future__ import annotations
+
+import shutil
+
+import pandas as pd
+import pytest
+
+from conftest import ROOT
+from test_workflow import snakemake
+
+pytestmark = pytest.mark.workflow
+
+EXAMPLE = ROOT / "config/examples/own_data.yaml"
+
+
+def test_own_data_example_end_to_end_leaves_the_scorecard_alone(tmp_path):
+    scorecard = tmp_path / "results/scorecard.md"
+    scorecard.parent.mkdir(parents=True)
+    scorecard.write_text("the papers' scorecard of an earlier run\n")
+    dry = snakemake("-n", "--configfile", str(EXAMPLE), cwd=tmp_path).stdout
+    assert "rule scorecard" not in dry and "record_local_file" in dry
+    snakemake("--cores", "2", "--configfile", str(EXAMPLE), cwd=tmp_path)
+
+    assert scorecard.read_text() == "the papers' scorecard of an earlier run\n"
+    assert not (tmp_path / "results/scorecard.csv").exists()
+    summary = pd.read_csv(tmp_path / "results/own_benchmark/summary.csv")
+    assert set(summary["method"]) == {"ClusterSeparation", "LS", "SPEC", "MCFS", "NDFS"}
+    acc = summary.query("metric == 'kmeans_acc'").set_index("method")["value"]
+    assert acc["ClusterSeparation"] > 0.6  # f1-f3 carry three well-separated classes
+    assert (tmp_path / "results/own_benchmark/heatmap.png").stat().st_size > 0
+    metrics = pd.read_parquet(tmp_path / "results/own_data/metrics.parquet")
+    assert {"git_commit", "git_modified", "config_sha256"} <= set(metrics.columns)
+    assert (tmp_path / "resources/local/own_blobs.json").is_file()
+    assert "Nothing to be done" in snakemake("-n", "--configfile", str(EXAMPLE), cwd=tmp_path).stdout
+
+
+def test_a_changed_local_file_stops_the_run(tmp_path):
+    data = tmp_path / "mine.csv"
+    shutil.copy(ROOT / "config/examples/own_data.csv", data)
+    overlay = tmp_path / "mine.yaml"
+    overlay.write_text(
+        EXAMPLE.read_text().replace("path: own_data.csv", "path: mine.csv").replace("python_path: [.]",
+                                                                                     f"python_path: [{EXAMPLE.parent}]")
+    )
+    snakemake("resources/local/own_blobs.json", "--cores", "1", "--configfile", str(overlay), cwd=tmp_path)
+    data.write_text(data.read_text().replace("-2.3597", "-2.3598", 1))
+    proc = snakemake("-n", "--configfile", str(overlay), cwd=tmp_path, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "changed since its first use" in out and "own_blobs.json and rerun" in out
+
+
+@pytest.mark.parametrize(("overlay", "message"), [
+    ("experiments:\n  smoke:\n    methods:\n      LS: {selector: LaplacianScore}\n      LS: {selector: SPEC}\n",
+     "line 5: duplicate key 'LS' (first at line 4)"),
+    ("experiments:\n  smoke:\n    n_features: [0, 2]\n", "0 is not an integer >= 1. Expected a list"),
+    ("experiments:\n  smoke:\n    methods:\n      LS: {selector: LaplacianScore, params: {n_neighbour: 5}}\n",
+     "has no parameter(s) ['n_neighbour'] ('n_neighbour': did you mean 'n_neighbors'?)"),
+    ("experiments:\n  smoke:\n    n_features: [2, 50]\n", "dataset 'wine' has d = 13"),
+])
+def test_config_mistakes_stop_before_any_job(tmp_path, overlay, message):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(overlay)
+    proc = snakemake("-n", "--configfile", str(ROOT / "config/smoke.yaml"), str(bad), cwd=tmp_path, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and message in out, out[-3000:]
+    assert "steps" not in out and "Job stats" not in out
