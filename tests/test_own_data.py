@@ -223,7 +223,9 @@ def test_duplicate_keys_are_errors_naming_key_file_and_line(tmp_path):
 
 
 def test_every_config_file_of_the_project_is_free_of_duplicate_keys():
-    for path in sorted((ROOT / "config").rglob("*.yaml")):
+    paths = sorted((ROOT / "config").rglob("*.yaml")) + sorted((ROOT / "profiles").rglob("*.yaml"))
+    assert len(paths) > 5
+    for path in paths:
         load_yaml(path)
 
 
