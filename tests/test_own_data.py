@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.io
-
 from conftest import ROOT
+
 from ufskit import startup
 from ufskit.configio import ConfigError, check_n_features, load_yaml, n_features_problem
 from ufskit.data import Dataset, IntegrityError, load_dataset, save_dataset
@@ -22,8 +22,13 @@ from ufskit.loaders import load
 from ufskit.registry import RegistryError, load_registry, merge_overlay
 from ufskit.results import concat_metrics
 from ufskit.selection_io import Selection, load_selection, save_selection
-from ufskit.selectors import SELECTORS, SelectorError, check_selector, make_selector
-from ufskit.selectors import plugins
+from ufskit.selectors import (
+    SELECTORS,
+    SelectorError,
+    check_selector,
+    make_selector,
+    plugins,
+)
 from ufskit.selectors.plugins import fitted_ranking
 
 REGISTRY = load_registry(ROOT / "config/datasets.yaml")

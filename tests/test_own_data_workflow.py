@@ -7,7 +7,6 @@ import shutil
 
 import pandas as pd
 import pytest
-
 from conftest import ROOT
 from test_workflow import snakemake
 

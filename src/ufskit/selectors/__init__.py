@@ -16,7 +16,12 @@ from .laplacian import LaplacianScore
 from .mcfs import MCFS
 from .ndfs import NDFS
 from .nrfs import NRFS
-from .plugins import SelectorError, check_params, resolve_plugin, unknown_selector_message
+from .plugins import (
+    SelectorError,
+    check_params,
+    resolve_plugin,
+    unknown_selector_message,
+)
 from .spec import SPEC
 from .udfs import UDFS
 from .variance import Variance
@@ -66,5 +71,4 @@ def make_selector(name: str, **params):
     return check_selector(name, params)(**params)
 
 
-__all__ = ["SELECTORS", "ScoreSelector", "SelectorError", "Variance", "check_selector", "make_selector",
-           "selector_class", "order_from_ranking", "ranking_from_scores"]
+__all__ = ["SELECTORS", "ScoreSelector", "Variance", "make_selector", "order_from_ranking", "ranking_from_scores"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import sys
-from functools import lru_cache
+from functools import cache
 from importlib import metadata
 
 import numpy as np
@@ -78,7 +78,7 @@ def check_selector_class(cls, name: str) -> type:
     return cls
 
 
-@lru_cache(maxsize=None)
+@cache
 def resolve_plugin(name: str) -> type:
     """The class behind an import path ``module:Class`` or an entry point name of group ``ufskit.selectors``."""
     if ":" in name:
