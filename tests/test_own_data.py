@@ -297,6 +297,11 @@ def test_truncated_intermediates_are_named_with_what_to_do(tmp_path, rng):
             reader(path)
     with pytest.raises(FileNotFoundError):
         load_dataset(tmp_path / "absent.npz")
+    table = tmp_path / "rep0.parquet"
+    pd.DataFrame({"metric": ["a"] * 50, "value": np.arange(50.0)}).to_parquet(table)
+    table.write_bytes(table.read_bytes()[:-40])
+    with pytest.raises(IntegrityError, match=rf"metrics table {table} is unreadable.*Delete it and rerun"):
+        concat_metrics([table], experiment="e")
 
 
 def git(repo, *args):

@@ -19,7 +19,7 @@ class IntegrityError(RuntimeError):
 
 @contextmanager
 def reading(path, what: str):
-    """Turn a truncated or corrupt npz file read inside the block into an ``IntegrityError`` naming it.
+    """Turn a truncated or corrupt npz or parquet file read inside the block into an ``IntegrityError`` naming it.
 
     A missing file stays a ``FileNotFoundError``. The advice: delete the file and rerun.
     """

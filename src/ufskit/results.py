@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .configio import config_hash
+from .data import reading
 
 KEYS = ["dataset", "method", "params", "n_features", "metric"]
 LOWER_IS_BETTER = ("Linf", "L1_over_n2", "L2", "w11", "winf", "w11_literal", "winf_literal", "fit_seconds")
@@ -63,7 +64,10 @@ def concat_metrics(paths, *, experiment: str, repo=None, config: dict | None = N
     The resolved ``config`` itself goes into the table's metadata (``frame.attrs["config"]``, kept by
     parquet), so that ``config_sha256`` can be checked against it.
     """
-    frames = [pd.read_parquet(p) for p in paths]
+    frames = []
+    for path in paths:
+        with reading(path, "metrics table"):
+            frames.append(pd.read_parquet(path))
     if not frames:
         raise ValueError(f"experiment {experiment!r} has no metric files to aggregate.")
     frame = pd.concat(frames, ignore_index=True)
