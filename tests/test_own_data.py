@@ -86,6 +86,14 @@ def test_local_table_errors_name_the_column(tmp_path):
 
 
 def test_overlay_datasets_are_checked_with_the_registry(tmp_path):
+    remote = {"mine_src": {"mirrored": False, "files": [{"path": "mine/m.mat", "url": "https://example.org/m.mat",
+                                                          "sha256": "0" * 64}]}}
+    merged = merge_overlay(REGISTRY, remote, {"mine": {"source": "mine_src", "loader": "mat", "options": {"x": "X", "y": "Y"},
+                                                       "shape": [10, 3], "n_classes": 2, "description": "d"}})
+    assert merged["datasets"]["mine"]["papers"] == [] and "wine" in merged["datasets"]
+    with pytest.raises(RegistryError, match=r"sources.mine_src.files\[0\].sha256: must be 64"):
+        merge_overlay(REGISTRY, {"mine_src": {**remote["mine_src"], "files": [{"path": "m.mat", "url": None,
+                                                                               "sha256": "abc"}], "mirrored": True}}, None)
     with pytest.raises(RegistryError, match=r"datasets.mine: missing key\(s\) 'description'"):
         merge_overlay(REGISTRY, None, {"mine": {"path": "x.csv", "loader": "table"}})
     with pytest.raises(RegistryError, match=r"\['wine'\] already in the registry"):
