@@ -15,6 +15,7 @@ from .laplacian import LaplacianScore
 from .mcfs import MCFS
 from .ndfs import NDFS
 from .nrfs import NRFS
+from .random import Random
 from .spec import SPEC
 from .udfs import UDFS
 from .variance import Variance
@@ -31,6 +32,7 @@ SELECTORS = {
     "NRFS": NRFS,
     "IVFS": IVFS,
     "GLSPFS": GLSPFS,
+    "Random": Random,
 }
 
 
@@ -47,4 +49,4 @@ def make_selector(name: str, **params) -> ScoreSelector:
     return cls(**params)
 
 
-__all__ = ["SELECTORS", "ScoreSelector", "Variance", "make_selector", "order_from_ranking", "ranking_from_scores"]
+__all__ = ["SELECTORS", "Random", "ScoreSelector", "Variance", "make_selector", "order_from_ranking", "ranking_from_scores"]
