@@ -89,5 +89,5 @@ def test_benchmark_smoke_builds_summary_ranks_heatmap_and_statistics(tmp_path, m
     assert set(vs["dataset"]) == {"wine", "lymphoma"} and not {"Random", "KernelUDFS"} & set(vs["method"])
     assert set(vs["verdict"]) <= {"better", "not distinguishable", "worse"}
     assert (vs["draws"] == 4).all() and (vs["random_p05"] <= vs["random_p95"]).all()
-    assert len(vs.query("dataset == 'wine'")) == 9 * 8 and "fit_seconds" not in set(vs["metric"])
+    assert len(vs.query("dataset == 'wine'")) == 10 * 8 and "fit_seconds" not in set(vs["metric"])
     assert "# Cross-paper benchmark: every method against Random" in (out / "vs_random.md").read_text()

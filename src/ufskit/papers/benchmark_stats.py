@@ -149,7 +149,10 @@ def stats_markdown(results: dict[str, dict], alpha: float = ALPHA) -> str:
 def cd_figure(results: dict[str, dict], alpha: float = ALPHA):
     """One critical-difference diagram per metric (Random in red): mean ranks, bars join indistinguishable methods."""
     metrics = list(results)
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(10, 2.1 * len(metrics)), squeeze=False)
+    rows = max(1, max(r["n_methods"] for r in results.values()) + 1) // 2  # label rows under each axis
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(11, (1.0 + 0.24 * rows) * len(metrics) + 0.6),
+                             squeeze=False, layout="constrained")
+    fig.get_layout_engine().set(w_pad=1.3)  # the method labels are drawn outside the axes: room on both sides
     for ax, metric in zip(axes[:, 0], metrics):
         res = results[metric]
         direction = "higher" if higher_is_better(metric) else "lower"
@@ -169,9 +172,9 @@ def cd_figure(results: dict[str, dict], alpha: float = ALPHA):
                      f"{res['n_datasets']} datasets, CD {res['cd']:.2f}"
                      + (f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else ""),
                      fontsize=9, pad=22)
-    fig.suptitle("Cross-paper benchmark: critical-difference diagrams (mean rank over datasets, 1 = best; "
-                 f"a bar joins methods Nemenyi cannot tell apart at alpha = {alpha})", fontsize=10)
-    fig.tight_layout()
+    fig.suptitle("Cross-paper benchmark: critical-difference diagrams (mean rank over datasets, 1 = best)\n"
+                 f"a bar joins methods the Nemenyi test cannot tell apart at alpha = {alpha}; Random in red",
+                 fontsize=10)
     return fig
 
 
