@@ -146,3 +146,15 @@ def test_a_single_random_draw_is_untested_not_a_verdict():
                                                            "M": {"selector": "SPEC"}}}}, {})
     table = S.versus_random(metrics, planned)
     assert table["verdict"].tolist() == ["untested (1 Random draw)"]
+
+
+def test_random_band_gives_the_quantiles_of_the_draws_per_count():
+    rows = []
+    for count in (1, 2):
+        rows += _long("d", "Rand", "knn_acc", np.arange(21) / 20 + count)
+        for row in rows[-21:]:
+            row["n_features"] = count
+    rows += _long("d", "M", "knn_acc", [5.0])
+    band = S.random_band(pd.DataFrame(rows), "Rand").set_index("n_features")
+    assert band.loc[1, ["low", "median", "high", "draws"]].tolist() == pytest.approx([1.05, 1.5, 1.95, 21])
+    assert band.loc[2, "median"] == pytest.approx(2.5) and set(band["dataset"]) == {"d"}

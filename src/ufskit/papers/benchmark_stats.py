@@ -20,6 +20,8 @@ Two questions, two tests (choices and their reasons: docs/fidelity/benchmark.md)
   (``statsmodels``), and each method is marked better / not distinguishable /
   worse than Random. The method's percentile among the draws and Random's
   5-95 % band are reported beside the test, free of the normality assumption.
+
+``random_band`` gives that band per feature count, for curve figures.
 """
 
 from __future__ import annotations
@@ -244,6 +246,20 @@ def versus_random(metrics: pd.DataFrame, planned: pd.DataFrame, alpha: float = A
     table["p_holm"] = table.groupby(["dataset", "metric"])["p"].transform(_holm)
     table["verdict"] = [_verdict(r.value - r.random, r.p_holm, r.metric, r.draws, alpha) for r in table.itertuples()]
     return table[VS_COLUMNS]
+
+
+def random_band(metrics: pd.DataFrame, method: str = REFERENCE, quantiles: tuple[float, float] = BAND) -> pd.DataFrame:
+    """Per dataset, metric and count the band of ``method``'s repetitions (Random's draws) that a curve figure shades.
+
+    ``metrics`` is a long metric table; returns columns dataset, metric,
+    n_features, low, median, high (the ``quantiles`` and the median of the
+    draws at that count) and draws.
+    """
+    part = metrics[(metrics["method"] == method) & metrics["n_features"].notna()]
+    values = part.groupby(["dataset", "metric", "n_features"])["value"]
+    band = pd.DataFrame({"low": values.quantile(quantiles[0]), "median": values.median(),
+                         "high": values.quantile(quantiles[1]), "draws": values.size()})
+    return band.reset_index()
 
 
 def _holm(p: pd.Series) -> pd.Series:
