@@ -158,3 +158,16 @@ def test_random_band_gives_the_quantiles_of_the_draws_per_count():
     band = S.random_band(pd.DataFrame(rows), "Rand").set_index("n_features")
     assert band.loc[1, ["low", "median", "high", "draws"]].tolist() == pytest.approx([1.05, 1.5, 1.95, 21])
     assert band.loc[2, "median"] == pytest.approx(2.5) and set(band["dataset"]) == {"d"}
+
+
+def test_without_a_random_method_there_is_nothing_to_compare():
+    metrics = pd.DataFrame(_long("d", "M", "kmeans_acc", [0.9]) + _long("d", "N", "kmeans_acc", [0.8]))
+    planned = B.plan({"f": {"datasets": ["d"], "methods": {"M": {"selector": "SPEC"},
+                                                           "N": {"selector": "LaplacianScore"}}}}, {})
+    table = S.versus_random(metrics, planned)
+    assert table.empty and list(table.columns) == S.VS_COLUMNS
+    assert "No dataset has a Random method with results" in S.versus_random_markdown(table)
+    two = B.plan({"f": {"datasets": ["d"], "methods": {"R1": {"selector": "Random"}, "R2": {"selector": "Random"}}}},
+                 {})
+    with pytest.raises(ValueError, match="one Random method per dataset"):
+        S.versus_random(metrics, two)
