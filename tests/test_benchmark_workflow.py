@@ -1,4 +1,5 @@
-"""The cross-paper benchmark's smoke protocol through Snakemake: summary, ranks and heat-map, with their contents."""
+"""The cross-paper benchmark's smoke protocol through Snakemake: summary, ranks, heat-map, statistics and the
+comparison with Random, with their contents."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.workflow
 RUN = "run=[smoke_benchmark_lowdim,smoke_benchmark_highdim]"
 
 
-def test_benchmark_smoke_builds_summary_ranks_and_heatmap(tmp_path, mirror):
+def test_benchmark_smoke_builds_summary_ranks_heatmap_and_statistics(tmp_path, mirror):
     # CLL-SUB-111 is listed but excluded (as offline runs do): it must stay in the tables as "not obtained"
     extra = tmp_path / "extra.yaml"
     extra.write_text("data:\n  exclude:\n    CLL-SUB-111: not in the mirror\n"
@@ -46,7 +47,7 @@ def test_benchmark_smoke_builds_summary_ranks_and_heatmap(tmp_path, mirror):
     ranked = ok[ok["space"] == "original"]
     for (dataset, metric), group in ranked.groupby(["dataset", "metric"]):
         m = len(group)
-        assert m == (10 if dataset == "wine" else 9)
+        assert m == (11 if dataset == "wine" else 10)
         assert group["rank"].sum() == pytest.approx(m * (m + 1) / 2), (dataset, metric)
     assert summary.loc[summary["space"] == "kernel", "rank"].isna().all()
     assert ok.query("metric == 'knn_acc'")["value"].between(0, 1).all()
@@ -65,3 +66,28 @@ def test_benchmark_smoke_builds_summary_ranks_and_heatmap(tmp_path, mirror):
     assert "Not ranked (features of a derived space, not original features): KernelUDFS" in md
     assert (out / "heatmap.png").stat().st_size > 50_000 and (out / "heatmap.pdf").exists()
     assert np.isfinite(ranks["mean_rank"]).all()
+
+    # Random: 4 draws, its value the mean of their summaries
+    assert pairs.loc[("wine", "Random"), "reps"] == 4
+    draws = metrics.query("method == 'Random' and metric == 'kmeans_acc'").groupby("rep")["value"].mean()
+    assert len(draws) == 4 and draws.nunique() > 1  # different seeds, different subsets
+    assert summary.query("dataset == 'wine' and method == 'Random' and metric == 'kmeans_acc'")["value"].item() == \
+        pytest.approx(draws.mean(), rel=1e-5)
+
+    # Friedman + Nemenyi on the complete block: Variance (not run on lymphoma) is left out, 10 methods, 2 datasets
+    stats = pd.read_csv(out / "stats.csv")
+    acc = stats[stats["metric"] == "kmeans_acc"]
+    assert acc[["n_datasets", "n_methods"]].drop_duplicates().values.tolist() == [[2, 10]]
+    assert "Variance" not in set(acc["method"]) and "Random" in set(acc["method"])
+    assert len(acc) == 10 * 9 and acc["nemenyi_p"].between(0, 1).all() and acc["friedman_p"].between(0, 1).all()
+    stats_md = (out / "stats.md").read_text()
+    assert "| K-means ACC | 2 | 10 |" in stats_md and "Variance" in stats_md
+    assert (out / "cd.png").stat().st_size > 50_000 and (out / "cd.pdf").exists()
+
+    # every ranked method against Random's draws on both datasets; Random and KernelUDFS are not tested
+    vs = pd.read_csv(out / "vs_random.csv")
+    assert set(vs["dataset"]) == {"wine", "lymphoma"} and not {"Random", "KernelUDFS"} & set(vs["method"])
+    assert set(vs["verdict"]) <= {"better", "not distinguishable", "worse"}
+    assert (vs["draws"] == 4).all() and (vs["random_p05"] <= vs["random_p95"]).all()
+    assert len(vs.query("dataset == 'wine'")) == 10 * 8 and "fit_seconds" not in set(vs["metric"])
+    assert "# Cross-paper benchmark: every method against Random" in (out / "vs_random.md").read_text()

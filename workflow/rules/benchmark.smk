@@ -1,6 +1,7 @@
 # Cross-paper benchmark: every selector on every dataset of the four papers (experiments with
 # `paper: benchmark`, one per dataset family, on the generic select -> evaluate -> aggregate path),
-# ranked per dataset and metric; outputs go to results/<report_dir>/ (ufskit.papers.benchmark).
+# ranked per dataset and metric, tested across datasets (Friedman + Nemenyi) and against the Random
+# selector's draws; outputs go to results/<report_dir>/ (ufskit.papers.benchmark, benchmark_stats).
 
 include: "benchmark_common.smk"
 
@@ -43,3 +44,39 @@ rule benchmark_heatmap:
         ENV
     script:
         "../../scripts/benchmark_heatmap.py"
+
+
+rule benchmark_stats:
+    input:
+        summary="results/{report}/summary.csv",
+    output:
+        csv="results/{report}/stats.csv",
+        md=paper_report("results/{report}/stats.md", "benchmark", "benchmark_stats"),
+        png=paper_report("results/{report}/cd.png", "benchmark", "benchmark_cd"),
+        pdf="results/{report}/cd.pdf",
+    wildcard_constraints:
+        report=BENCHMARK_REPORT,
+    log:
+        "logs/benchmark/{report}/stats.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/benchmark_stats.py"
+
+
+rule benchmark_vs_random:
+    input:
+        benchmark_metric_tables,
+    output:
+        csv="results/{report}/vs_random.csv",
+        md=paper_report("results/{report}/vs_random.md", "benchmark", "benchmark_vs_random"),
+    wildcard_constraints:
+        report=BENCHMARK_REPORT,
+    params:
+        config=benchmark_params,
+    log:
+        "logs/benchmark/{report}/vs_random.log",
+    conda:
+        ENV
+    script:
+        "../../scripts/benchmark_vs_random.py"

@@ -20,7 +20,8 @@ def benchmark_params(wildcards):
 
 
 def benchmark_targets(report):
-    files = ["summary.csv", "summary.md", "ranks.csv", "heatmap.png", "heatmap.pdf"]
+    files = ["summary.csv", "summary.md", "ranks.csv", "heatmap.png", "heatmap.pdf", "stats.csv", "stats.md",
+             "cd.png", "cd.pdf", "vs_random.csv", "vs_random.md"]
     return [f"results/{report}/{f}" for f in files]
 
 

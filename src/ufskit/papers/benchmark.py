@@ -80,7 +80,7 @@ def plan(experiments: dict[str, dict], excluded: dict[str, str]) -> pd.DataFrame
     return pd.DataFrame(rows, columns=PLAN_COLUMNS)
 
 
-def _per_run(metrics: pd.DataFrame) -> pd.DataFrame:
+def per_run(metrics: pd.DataFrame) -> pd.DataFrame:
     """One value per run and metric: the mean over the evaluated counts (fit time has no count)."""
     keys = ["dataset", "method", "params", "rep", "metric"]
     frame = metrics[metrics["metric"].isin(METRICS)]
@@ -101,7 +101,7 @@ def summary_table(metrics: pd.DataFrame, planned: pd.DataFrame) -> pd.DataFrame:
     one parameter setting. A planned ``ok`` pair without results, or results
     that were not planned, are errors: nothing is dropped silently.
     """
-    runs = _per_run(metrics)
+    runs = per_run(metrics)
     settings = runs.groupby(["dataset", "method"])["params"].nunique()
     if (settings > 1).any():
         several = list(settings[settings > 1].index)
@@ -124,16 +124,23 @@ def summary_table(metrics: pd.DataFrame, planned: pd.DataFrame) -> pd.DataFrame:
 def _ranks(table: pd.DataFrame) -> pd.Series:
     """Rank among the ranked methods (original space, run) of each dataset and metric; 1 = best.
 
-    Values equal to ``TIE_DIGITS`` significant digits tie (the same subset in
-    another column order gives the same metrics up to rounding) and share the
-    mean of their ranks.
+    Ties as in ``rank_values`` (the same subset in another column order gives
+    the same metrics up to rounding).
     """
     rankable = (table["status"] == OK) & (table["space"] == "original") & table["value"].notna()
     ranks = pd.Series(np.nan, index=table.index)
     for (_, metric), group in table[rankable].groupby(["dataset", "metric"]):
-        values = group["value"].map(lambda v: float(f"{v:.{TIE_DIGITS}g}"))
-        ranks[group.index] = values.rank(method="average", ascending=not higher_is_better(metric))
+        ranks[group.index] = rank_values(group["value"], metric)
     return ranks
+
+
+def rank_values(values: pd.Series, metric: str) -> pd.Series:
+    """Ranks of one dataset's values of ``metric`` (1 = best in the metric's direction).
+
+    Values equal to ``TIE_DIGITS`` significant digits tie and share the mean of their ranks.
+    """
+    rounded = values.map(lambda v: float(f"{v:.{TIE_DIGITS}g}"))
+    return rounded.rank(method="average", ascending=not higher_is_better(metric))
 
 
 def mean_ranks(summary: pd.DataFrame) -> pd.DataFrame:

@@ -22,6 +22,7 @@ from .plugins import (
     resolve_plugin,
     unknown_selector_message,
 )
+from .random import Random
 from .spec import SPEC
 from .udfs import UDFS
 from .variance import Variance
@@ -38,6 +39,7 @@ SELECTORS = {
     "NRFS": NRFS,
     "IVFS": IVFS,
     "GLSPFS": GLSPFS,
+    "Random": Random,
 }
 
 
@@ -71,4 +73,4 @@ def make_selector(name: str, **params):
     return check_selector(name, params)(**params)
 
 
-__all__ = ["SELECTORS", "ScoreSelector", "Variance", "make_selector", "order_from_ranking", "ranking_from_scores"]
+__all__ = ["SELECTORS", "Random", "ScoreSelector", "Variance", "make_selector", "order_from_ranking", "ranking_from_scores"]

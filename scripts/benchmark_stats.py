@@ -1,0 +1,17 @@
+"""Rule benchmark_stats: per metric the Friedman test over datasets, Nemenyi p-values and the CD diagrams."""
+
+import pandas as pd
+
+from ufskit.papers import benchmark_stats
+from ufskit.plots import save_figure
+from ufskit.runlog import start
+
+log = start(snakemake.log[0])
+table, results = benchmark_stats.benchmark_stats(pd.read_csv(snakemake.input.summary))
+table.to_csv(snakemake.output.csv, index=False, float_format="%.6g")
+with open(snakemake.output.md, "w") as fh:
+    fh.write(benchmark_stats.stats_markdown(results))
+save_figure(benchmark_stats.cd_figure(results), snakemake.output.png, snakemake.output.pdf)
+for metric, res in results.items():
+    log.info("%s: Friedman chi2 %.4g, p %.3g (%d methods, %d datasets)", metric, res["chi2"], res["p"],
+             res["n_methods"], res["n_datasets"])

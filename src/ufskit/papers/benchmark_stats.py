@@ -1,0 +1,333 @@
+"""Statistics of the cross-paper benchmark: Friedman + Nemenyi across datasets, and every method against chance.
+
+Two questions, two tests (choices and their reasons: docs/fidelity/benchmark.md):
+
+* **Do the methods differ, and which pairs?** Per metric, the Friedman test on
+  the datasets x methods table of ranks (``scipy.stats.friedmanchisquare``),
+  then the Nemenyi post-hoc test (``scikit_posthocs.posthoc_nemenyi_friedman``)
+  and a critical-difference diagram, as in Demsar (2006). The test needs a
+  complete block: methods that did not run on every dataset with values are
+  left out (and named); datasets without any value (not obtained) drop out.
+  Pairs are declared different only when the Friedman test rejects first.
+* **Does a method beat chance on a dataset?** The ``Random`` selector's R
+  draws give the distribution of the summary value (mean over the counts) of
+  a uniformly random subset. A method's value is compared with it by a
+  prediction t-test: under the null hypothesis the method's runs are draws
+  from the same (normal) distribution, so
+  ``t = (mean_m - mean_R) / (s_R sqrt(1/n_m + 1/R))`` follows Student's t with
+  R - 1 degrees of freedom (``s_R`` the standard deviation of Random's draws).
+  The p-values of the methods of one dataset and metric are Holm-corrected
+  (``statsmodels``), and each method is marked better / not distinguishable /
+  worse than Random. The method's percentile among the draws and Random's
+  5-95 % band are reported beside the test, free of the normality assumption.
+
+``random_band`` gives that band per feature count, for curve figures.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import scikit_posthocs as sp
+from matplotlib import pyplot as plt
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from ..results import higher_is_better
+from . import benchmark as B
+
+ALPHA = 0.05
+REFERENCE = "Random"  # the selector class whose draws are the chance reference
+BAND = (0.05, 0.95)  # the quantiles of Random's draws shown as its band
+TESTED_METRICS = tuple(m for m in B.METRICS if m != "fit_seconds")  # a random order costs no time: no test
+VERDICTS = ("better", "not distinguishable", "worse")
+STATS_COLUMNS = ["metric", "n_datasets", "n_methods", "friedman_chi2", "friedman_p", "critical_difference",
+                 "method", "mean_rank", "other", "nemenyi_p"]
+VS_COLUMNS = ["family", "dataset", "method", "metric", "value", "runs", "random", "draws", "random_p05",
+              "random_p95", "percentile", "t", "p", "p_holm", "verdict"]
+
+
+# ---- Friedman and Nemenyi across datasets -------------------------------------------------------
+
+def rank_block(summary: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, list[str]]:
+    """The datasets x methods ranks of ``metric`` on the complete block, and the methods left out.
+
+    Ranked methods (original space, run) with a value on every dataset that has
+    any; ranks are recomputed within the block (1 = best, ties shared as in
+    ``benchmark.rank_values``). Datasets and methods keep the summary's order.
+    """
+    part = summary[(summary["metric"] == metric) & (summary["status"] == B.OK) & (summary["space"] == "original")]
+    part = part.dropna(subset=["value"])
+    values = part.pivot(index="dataset", columns="method", values="value")
+    values = values.reindex(index=list(dict.fromkeys(part["dataset"])), columns=list(dict.fromkeys(part["method"])))
+    left_out = [m for m in values.columns if values[m].isna().any()]
+    values = values.drop(columns=left_out)
+    ranks = values.apply(lambda row: B.rank_values(row, metric), axis=1)
+    return ranks, left_out
+
+
+def critical_difference(n_methods: int, n_datasets: int, alpha: float = ALPHA) -> float:
+    """Nemenyi's critical difference of mean ranks (Demsar 2006, eq. 5): q_alpha sqrt(k (k + 1) / (6 N))."""
+    q_alpha = stats.studentized_range.ppf(1 - alpha, n_methods, np.inf) / np.sqrt(2)
+    return float(q_alpha * np.sqrt(n_methods * (n_methods + 1) / (6 * n_datasets)))
+
+
+def friedman_nemenyi(ranks: pd.DataFrame) -> dict:
+    """Friedman chi-square and p, mean ranks, Nemenyi p-values and critical difference of a rank block.
+
+    ``ranks`` is datasets x methods. With fewer than 3 methods or 2 datasets
+    there is no test (NaN statistics, Nemenyi p-values of 1).
+    """
+    n, k = ranks.shape
+    mean = ranks.mean(axis=0)
+    out = {"n_datasets": n, "n_methods": k, "mean_ranks": mean, "chi2": np.nan, "p": np.nan,
+           "cd": np.nan, "nemenyi": pd.DataFrame(1.0, index=mean.index, columns=mean.index)}
+    if k < 3 or n < 2:
+        return out
+    if (ranks.nunique(axis=1) == 1).all():  # every dataset ties every method: nothing to tell apart
+        return {**out, "chi2": 0.0, "p": 1.0, "cd": critical_difference(k, n)}
+    result = stats.friedmanchisquare(*(ranks[m].to_numpy() for m in ranks.columns))
+    nemenyi = sp.posthoc_nemenyi_friedman(ranks.to_numpy())
+    nemenyi.index = nemenyi.columns = ranks.columns
+    return {**out, "chi2": float(result.statistic), "p": float(result.pvalue), "cd": critical_difference(k, n),
+            "nemenyi": nemenyi}
+
+
+def benchmark_stats(summary: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, dict]]:
+    """Per metric the Friedman and Nemenyi results: a long table (one row per ordered pair) and the raw results.
+
+    The raw results (per metric: the ``friedman_nemenyi`` dict plus ``left_out``
+    and ``ranks``) feed ``stats_markdown`` and ``cd_figure``.
+    """
+    rows, results = [], {}
+    for metric in B.METRICS:
+        ranks, left_out = rank_block(summary, metric)
+        res = {**friedman_nemenyi(ranks), "left_out": left_out, "ranks": ranks}
+        results[metric] = res
+        for method, rank in res["mean_ranks"].items():
+            for other in res["mean_ranks"].index.drop(method):
+                rows.append({"metric": metric, "n_datasets": res["n_datasets"], "n_methods": res["n_methods"],
+                             "friedman_chi2": res["chi2"], "friedman_p": res["p"], "critical_difference": res["cd"],
+                             "method": method, "mean_rank": rank, "other": other,
+                             "nemenyi_p": res["nemenyi"].loc[method, other]})
+    return pd.DataFrame(rows, columns=STATS_COLUMNS), results
+
+
+def _different(res: dict, alpha: float = ALPHA) -> pd.DataFrame:
+    """The Nemenyi p-values as used for conclusions: all 1 (no pair differs) unless the Friedman test rejects."""
+    if res["p"] < alpha:
+        return res["nemenyi"]
+    return pd.DataFrame(1.0, index=res["nemenyi"].index, columns=res["nemenyi"].columns)
+
+
+def stats_markdown(results: dict[str, dict], alpha: float = ALPHA) -> str:
+    """The report: the Friedman table, the mean ranks, and per metric the pairs Nemenyi tells apart."""
+    parts = [
+        "# Cross-paper benchmark: Friedman and Nemenyi tests\n",
+        f"Per metric, the Friedman test of the methods' ranks over the datasets, then the Nemenyi post-hoc test "
+        f"(Demsar 2006), at alpha = {alpha}. Ranks are those of each dataset's summary value (mean over the "
+        "evaluated counts, then over repetitions; Random: over its draws), 1 = best, recomputed within the "
+        "complete block: a method that did not run on every dataset is left out of that metric's test. "
+        "Pairs are only declared different when the Friedman test rejects. CD: the critical difference of "
+        "mean ranks; figure `cd.png`.\n",
+    ]
+    rows = [[B.METRIC_LABELS[m], str(r["n_datasets"]), str(r["n_methods"]), B._fmt(r["chi2"], 4), _pfmt(r["p"]),
+             B._fmt(r["cd"], 3), ", ".join(r["left_out"]) or "–"] for m, r in results.items()]
+    parts.append(B._md_table(["metric", "datasets", "methods", "Friedman χ²", "p", "CD", "left out"], rows))
+    methods = list(dict.fromkeys(m for r in results.values() for m in r["mean_ranks"].index))
+    rows = [[m] + [B._fmt(r["mean_ranks"].get(m, np.nan), 3) for r in results.values()] for m in methods]
+    parts += ["## Mean ranks in the tests (1 = best)\n",
+              B._md_table(["method"] + [B.METRIC_LABELS[m] for m in results], rows)]
+    parts.append("## Pairs that differ (Nemenyi p < alpha after a rejecting Friedman test)\n")
+    for metric, res in results.items():
+        p = _different(res, alpha)
+        mean = res["mean_ranks"]
+        pairs = [f"{a} ({mean[a]:.2f}) < {b} ({mean[b]:.2f}): p {_pfmt(p.loc[a, b])}"
+                 for a in mean.index for b in mean.index if mean[a] < mean[b] and p.loc[a, b] < alpha]
+        parts.append(f"- {B.METRIC_LABELS[metric]}: " + ("; ".join(pairs) if pairs else "none") + ".")
+    return "\n".join(parts) + "\n"
+
+
+def cd_figure(results: dict[str, dict], alpha: float = ALPHA):
+    """One critical-difference diagram per metric (Random in red): mean ranks, bars join indistinguishable methods."""
+    metrics = list(results)
+    rows = max(1, max(r["n_methods"] for r in results.values()) + 1) // 2  # label rows under each axis
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(11, (1.0 + 0.24 * rows) * len(metrics) + 0.6),
+                             squeeze=False, layout="constrained")
+    fig.get_layout_engine().set(w_pad=1.3)  # the method labels are drawn outside the axes: room on both sides
+    for ax, metric in zip(axes[:, 0], metrics):
+        res = results[metric]
+        direction = "higher" if higher_is_better(metric) else "lower"
+        title = f"{B.METRIC_LABELS[metric]} ({direction} is better)"
+        if res["n_methods"] < 3 or res["n_datasets"] < 2:
+            ax.set_axis_off()
+            ax.set_title(f"{title}: no test ({res['n_methods']} methods on {res['n_datasets']} datasets)",
+                         fontsize=9)
+            continue
+        mean = res["mean_ranks"]
+        palette = {m: ("tab:red" if m == REFERENCE else "0.25") for m in mean.index}
+        sp.critical_difference_diagram(mean, _different(res, alpha), ax=ax, color_palette=palette,
+                                       label_props={"fontsize": 8}, label_fmt_left="{label} ({rank:.2f})",
+                                       label_fmt_right="({rank:.2f}) {label}")
+        verdict = "differ" if res["p"] < alpha else "no difference shown"
+        ax.set_title(f"{title}: Friedman χ² {res['chi2']:.3g}, p {_pfmt(res['p'])} ({verdict}); "
+                     f"{res['n_datasets']} datasets, CD {res['cd']:.2f}"
+                     + (f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else ""),
+                     fontsize=9, pad=22)
+    fig.suptitle("Cross-paper benchmark: critical-difference diagrams (mean rank over datasets, 1 = best)\n"
+                 f"a bar joins methods the Nemenyi test cannot tell apart at alpha = {alpha}; Random in red",
+                 fontsize=10)
+    return fig
+
+
+# ---- every method against Random ---------------------------------------------------------------
+
+def reference_methods(planned: pd.DataFrame) -> dict[str, str]:
+    """Per dataset the label of its Random method (datasets without one are absent)."""
+    ref = planned[(planned["selector"] == REFERENCE) & (planned["status"] == B.OK)]
+    several = ref.groupby("dataset")["method"].nunique()
+    if (several > 1).any():
+        raise ValueError(f"one {REFERENCE} method per dataset expected; several on {list(several[several > 1].index)}.")
+    return dict(zip(ref["dataset"], ref["method"]))
+
+
+def prediction_t_test(x: np.ndarray, draws: np.ndarray) -> tuple[float, float]:
+    """t and two-sided p of the mean of ``x`` against the distribution sampled by ``draws`` (see module doc).
+
+    Random draws that all agree give t = +-inf (p = 0) for a different value,
+    t = 0 (p = 1) for the same; fewer than 2 draws give NaN (no test).
+    """
+    r = draws.size
+    if r < 2:
+        return np.nan, np.nan
+    diff = x.mean() - draws.mean()
+    scale = draws.std(ddof=1) * np.sqrt(1 / x.size + 1 / r)
+    if scale == 0:
+        return (0.0, 1.0) if diff == 0 else (float(np.sign(diff) * np.inf), 0.0)
+    t = diff / scale
+    return float(t), float(2 * stats.t.sf(abs(t), r - 1))
+
+
+def _percentile(value: float, draws: np.ndarray, metric: str) -> float:
+    """Share of Random's draws the value beats in the metric's direction (ties count half)."""
+    better = draws < value if higher_is_better(metric) else draws > value
+    return float((better.sum() + 0.5 * (draws == value).sum()) / draws.size)
+
+
+def versus_random(metrics: pd.DataFrame, planned: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Per dataset, metric and ranked method: the test against that dataset's Random draws and the verdict.
+
+    ``metrics`` is the long table of the experiments, ``planned`` the plan
+    (``benchmark.plan``). Methods of a derived space (kernel UDFS) are left
+    out, as from the ranks. The Holm correction runs over the methods of one
+    dataset and metric.
+    """
+    runs = B.per_run(metrics)
+    runs = runs[runs["metric"].isin(TESTED_METRICS)]
+    refs = reference_methods(planned)
+    ok = planned[(planned["status"] == B.OK) & (planned["space"] == "original") & planned["dataset"].isin(refs)]
+    family = dict(zip(planned["dataset"], planned["family"]))
+    values = {key: g["value"].to_numpy() for key, g in runs.groupby(["dataset", "method", "metric"])}
+    rows = []
+    for dataset, method in zip(ok["dataset"], ok["method"]):
+        if method == refs[dataset]:
+            continue
+        for metric in TESTED_METRICS:
+            x, draws = values.get((dataset, method, metric)), values.get((dataset, refs[dataset], metric))
+            if x is None or draws is None:
+                continue
+            t, p = prediction_t_test(x, draws)
+            low, high = np.quantile(draws, BAND)
+            rows.append({"family": family[dataset], "dataset": dataset, "method": method, "metric": metric,
+                         "value": x.mean(), "runs": x.size, "random": draws.mean(), "draws": draws.size,
+                         "random_p05": low, "random_p95": high, "percentile": _percentile(x.mean(), draws, metric),
+                         "t": t, "p": p})
+    table = pd.DataFrame(rows, columns=VS_COLUMNS[:-2])
+    table["p_holm"] = table.groupby(["dataset", "metric"])["p"].transform(_holm)
+    table["verdict"] = [_verdict(r.value - r.random, r.p_holm, r.metric, r.draws, alpha) for r in table.itertuples()]
+    return table[VS_COLUMNS]
+
+
+def random_band(metrics: pd.DataFrame, method: str = REFERENCE, quantiles: tuple[float, float] = BAND) -> pd.DataFrame:
+    """Per dataset, metric and count the band of ``method``'s repetitions (Random's draws) that a curve figure shades.
+
+    ``metrics`` is a long metric table; returns columns dataset, metric,
+    n_features, low, median, high (the ``quantiles`` and the median of the
+    draws at that count) and draws.
+    """
+    part = metrics[(metrics["method"] == method) & metrics["n_features"].notna()]
+    values = part.groupby(["dataset", "metric", "n_features"])["value"]
+    band = pd.DataFrame({"low": values.quantile(quantiles[0]), "median": values.median(),
+                         "high": values.quantile(quantiles[1]), "draws": values.size()})
+    return band.reset_index()
+
+
+def _holm(p: pd.Series) -> pd.Series:
+    """Holm-adjusted p-values; NaN (untested) stays NaN and does not count as a hypothesis."""
+    out = pd.Series(np.nan, index=p.index)
+    tested = p.notna()
+    if tested.any():
+        out[tested] = multipletests(p[tested].to_numpy(), method="holm")[1]
+    return out
+
+
+def _verdict(diff: float, p_holm: float, metric: str, draws: int, alpha: float) -> str:
+    if np.isnan(p_holm):
+        return f"untested ({draws} {REFERENCE} draw)"
+    if p_holm >= alpha:
+        return "not distinguishable"
+    return "better" if (diff > 0) == higher_is_better(metric) else "worse"
+
+
+def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
+    """Per method and metric the number of datasets where it is better / not distinguishable / worse than Random."""
+    counts = table.groupby(["method", "metric"])["verdict"].value_counts().unstack(fill_value=0)
+    return counts.reindex(columns=list(VERDICTS), fill_value=0).reset_index()
+
+
+def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA) -> str:
+    """The report: per method and metric the verdict counts, then per metric the datasets with Random's band."""
+    parts = [
+        f"# Cross-paper benchmark: every method against {REFERENCE}\n",
+        f"{REFERENCE} ranks the features in a uniformly random order; its R draws (repetitions) give the "
+        "distribution of a random subset's summary value (mean over the evaluated counts). A method's value "
+        f"(mean over its runs) is compared with it by a prediction t-test (df = R - 1), two-sided, with Holm's "
+        f"correction over the methods of each dataset and metric, at alpha = {alpha}. Percentile: share of "
+        f"{REFERENCE}'s draws the method beats. Fit time is not tested.\n",
+    ]
+    if table.empty:
+        return "\n".join(parts + [f"No dataset has a {REFERENCE} method with results: nothing to compare.\n"])
+    counts = verdict_counts(table).set_index(["method", "metric"])
+    methods = list(dict.fromkeys(table["method"]))
+    metrics = [m for m in TESTED_METRICS if m in set(table["metric"])]
+    rows = [[m] + [_counts_cell(counts, m, k) for k in metrics] for m in methods]
+    parts += [f"## Datasets where each method is better / not distinguishable / worse than {REFERENCE}\n",
+              B._md_table(["method"] + [B.METRIC_LABELS[k] for k in metrics], rows)]
+    mark = {"better": " ▲", "worse": " ▼", "not distinguishable": ""}
+    for metric in metrics:
+        part = table[table["metric"] == metric]
+        direction = "higher" if higher_is_better(metric) else "lower"
+        rows = []
+        for dataset, group in part.groupby("dataset", sort=False):
+            cells = group.set_index("method")
+            first = cells.iloc[0]
+            band = f"{B._fmt(first['random'])} [{B._fmt(first['random_p05'])}, {B._fmt(first['random_p95'])}]"
+            rows.append([first["family"], dataset, band] + [
+                B._fmt(cells.loc[m, "value"]) + mark.get(cells.loc[m, "verdict"], " ?") if m in cells.index else ""
+                for m in methods])
+        parts += [f"## {B.METRIC_LABELS[metric]} (`{metric}`, {direction} is better)\n",
+                  f"▲ better, ▼ worse than {REFERENCE} (Holm-corrected p < {alpha}); no mark: not distinguishable. "
+                  f"{REFERENCE}: mean of the draws [5 %, 95 % quantiles].\n",
+                  B._md_table(["family", "dataset", f"{REFERENCE} [5-95 %]"] + methods, rows)]
+    return "\n".join(parts)
+
+
+def _counts_cell(counts: pd.DataFrame, method: str, metric: str) -> str:
+    if (method, metric) not in counts.index:
+        return "–"
+    c = counts.loc[(method, metric)]
+    return " / ".join(str(int(c[v])) for v in VERDICTS)
+
+
+def _pfmt(p) -> str:
+    return "–" if pd.isna(p) else (f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}")
