@@ -26,10 +26,14 @@ def test_own_data_example_end_to_end_leaves_the_scorecard_alone(tmp_path):
     assert scorecard.read_text() == "the papers' scorecard of an earlier run\n"
     assert not (tmp_path / "results/scorecard.csv").exists()
     summary = pd.read_csv(tmp_path / "results/own_benchmark/summary.csv")
-    assert set(summary["method"]) == {"ClusterSeparation", "LS", "SPEC", "MCFS", "NDFS"}
-    acc = summary.query("metric == 'kmeans_acc'").set_index("method")["value"]
+    assert set(summary["method"]) == {"ClusterSeparation", "LS", "SPEC", "MCFS", "NDFS", "Random"}
+    assert set(summary["dataset"]) == {"own_blobs", "wine"}
+    acc = summary.query("metric == 'kmeans_acc' and dataset == 'own_blobs'").set_index("method")["value"]
     assert acc["ClusterSeparation"] > 0.6  # f1-f3 carry three well-separated classes
-    assert (tmp_path / "results/own_benchmark/heatmap.png").stat().st_size > 0
+    for name in ("heatmap.png", "cd.png"):
+        assert (tmp_path / "results/own_benchmark" / name).stat().st_size > 0
+    vs_random = pd.read_csv(tmp_path / "results/own_benchmark/vs_random.csv")
+    assert set(vs_random["method"]) == {"ClusterSeparation", "LS", "SPEC", "MCFS", "NDFS"}
     metrics = pd.read_parquet(tmp_path / "results/own_data/metrics.parquet")
     assert {"git_commit", "git_modified", "config_sha256"} <= set(metrics.columns)
     assert (tmp_path / "resources/local/own_blobs.json").is_file()
