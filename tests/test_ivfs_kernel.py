@@ -14,6 +14,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from ufskit.graph import pairwise_sq_dists
 from ufskit.selectors.ivfs import IVFS, subset_losses
+from ufskit.selectors.ivfs_kernel import full_distances
 
 
 def _stacked_sq_dists(Xs):
@@ -99,3 +100,33 @@ def test_float64_scores_and_ranking_unchanged(rng, loss):
     totals = np.bincount(features.ravel(), weights=np.repeat(-ref, features.shape[1]), minlength=40)
     assert_allclose(est.ivfs_scores_, totals / counts, rtol=1e-9)
     assert_array_equal(np.argsort(-est.ivfs_scores_, kind="stable"), np.argsort(-totals / counts, kind="stable"))
+
+
+@pytest.mark.parametrize("loss", ["linf", "l1", "l2"])
+def test_float32_losses_are_float64_to_single_precision(rng, loss):
+    X = rng.standard_normal((60, 50))
+    samples, features = draws(X, 40, 0.3, 0.4, seed=1)
+    exact = subset_losses(X, samples, features, loss)
+    single = subset_losses(X, samples, features, loss, dtype=np.float32)
+    assert single.dtype == np.float64
+    assert_allclose(single, exact, rtol=1e-4)
+    assert not np.array_equal(single, exact)  # the products really ran in single precision
+
+
+def test_float32_selector_and_bad_dtype(rng):
+    X = rng.standard_normal((40, 30))
+    a = IVFS(n_subsets=300, subset_samples=0.5, random_state=0).fit(X)
+    b = IVFS(n_subsets=300, subset_samples=0.5, random_state=0, dtype="float32").fit(X)
+    assert_allclose(b.ivfs_scores_, a.ivfs_scores_, rtol=1e-4)
+    assert_array_equal(b.inclusion_counts_, a.inclusion_counts_)
+    for bad in ("float16", "int64", "double-ish"):
+        with pytest.raises(ValueError, match="dtype"):
+            IVFS(n_subsets=5, dtype=bad).fit(X)
+
+
+def test_shared_full_distances_give_the_same_losses(rng):
+    X = rng.standard_normal((25, 12))
+    samples, features = draws(X, 30, 6, 4, seed=2)
+    assert_array_equal(
+        subset_losses(X, samples, features, full=full_distances(X)), subset_losses(X, samples, features, precompute=True)
+    )
