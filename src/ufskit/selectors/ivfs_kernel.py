@@ -52,19 +52,27 @@ def _triangle(m: int):
     return iu, ju, iu * m + ju
 
 
-def _triangle_dists(Xs: np.ndarray, out: np.ndarray, gram: np.ndarray) -> np.ndarray:
+def _pair_sums(a: np.ndarray, b: np.ndarray, out: np.ndarray, tmp: np.ndarray) -> np.ndarray:
+    """a_i + b_j for every pair i < j of each row of a and b (B x m), in triangle order, into ``out``
+    (B x T); ``tmp`` is work space of the same shape and dtype."""
+    iu, ju, _ = _triangle(a.shape[1])
+    np.take(a, iu, axis=1, out=out)
+    return np.add(out, np.take(b, ju, axis=1, out=tmp), out=out)
+
+
+def _triangle_dists(Xs: np.ndarray, out: np.ndarray, gram: np.ndarray, sums: np.ndarray, tmp: np.ndarray):
     """Euclidean distances of each of B point sets (B x m x p), strict upper triangle, into ``out`` (B x T).
 
     Entry (i, j) is sqrt(max((|x_i|^2 + |x_j|^2) - 2 x_i'x_j, 0)), the Gram (into ``gram``, B x m x m)
-    from one stacked matmul (numpy's syrk path for a matrix times its own transpose).
+    from one stacked matmul (numpy's syrk path for a matrix times its own transpose); ``sums`` and
+    ``tmp`` are B x T work space.
     """
     B, m, _ = Xs.shape
-    iu, ju, flat = _triangle(m)
     G = np.matmul(Xs, Xs.transpose(0, 2, 1), out=gram).reshape(B, m * m)
-    sq = G[:, :: m + 1]
-    np.take(G, flat, axis=1, out=out)
+    np.take(G, _triangle(m)[2], axis=1, out=out)
     out *= 2.0
-    np.subtract(sq[:, iu] + sq[:, ju], out, out=out)
+    sq = G[:, :: m + 1]
+    np.subtract(_pair_sums(sq, sq, sums, tmp), out, out=out)
     np.maximum(out, 0.0, out=out)
     return np.sqrt(out, out=out)
 
@@ -129,13 +137,14 @@ def subset_losses(
         precompute = n * n <= k * m * m
     if batch_size is None:
         batch_size = default_batch_size(m, p if precompute else d)
-    iu, ju, _ = _triangle(m)
     if precompute and full is None:  # square-rooted once; gathered per subset by flat index
         full = full_distances(X, dtype)
     X_flat = X.astype(dtype, copy=False).ravel()
     X_rows = X_flat.reshape(n, d)
-    # work space reused by every batch: fresh arrays of this size cost page faults at each allocation
-    F_buf, S_buf = np.empty((2, batch_size, iu.size), dtype=dtype)
+    # work space reused by every batch: fresh arrays of these sizes cost page faults at each allocation
+    T = m * (m - 1) // 2
+    F_buf, S_buf, sums, tmp = np.empty((4, batch_size, T), dtype=dtype)
+    pairs, pairs_tmp = np.empty((2, batch_size, T), dtype=np.intp)
     gram = np.empty((batch_size, m, m), dtype=dtype)
     index = np.empty((batch_size, m, p), dtype=np.intp)
     block = np.empty((batch_size, m, p), dtype=dtype)
@@ -144,13 +153,13 @@ def subset_losses(
         rows = samples[start : start + batch_size]
         cols = features[start : start + batch_size]
         B = rows.shape[0]
-        F, S, G = F_buf[:B], S_buf[:B], gram[:B]
-        if precompute:
-            np.take(full, rows[:, iu] * n + rows[:, ju], out=F)
+        F, S, G, work = F_buf[:B], S_buf[:B], gram[:B], (sums[:B], tmp[:B])
+        if precompute:  # each pair's flat index rows_i * n + rows_j
+            np.take(full, _pair_sums(rows * n, rows, pairs[:B], pairs_tmp[:B]), out=F)
         else:
-            _triangle_dists(X_rows[rows], F, G)
+            _triangle_dists(X_rows[rows], F, G, *work)
         np.add((rows * d)[:, :, None], cols[:, None, :], out=index[:B])
-        _triangle_dists(np.take(X_flat, index[:B], out=block[:B]), S, G)
+        _triangle_dists(np.take(X_flat, index[:B], out=block[:B]), S, G, *work)
         np.subtract(_normalise(F), _normalise(S), out=F)
         out[start : start + B] = _reduce(F, loss)
     return out
