@@ -76,7 +76,7 @@ def compare(X, y, name, n_tilde, rep, k, top):
         f"top-{top} features differing": len(set(oa[:top]) ^ set(ob[:top])) // 2,
         "first differing rank": int(differ[0]) + 1 if differ.size else None,
         "max |metric diff|": metric_diff.max(),
-        "worst metric": "%s@%s" % metric_diff.idxmax()[::-1],
+        "worst metric": "{1}@{0}".format(*metric_diff.idxmax()),
         "float64 s": seconds["float64"],
         "float32 s": seconds["float32"],
     }

@@ -36,7 +36,11 @@ from scipy.linalg import blas
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from ufskit.selectors.ivfs import IVFS
-from ufskit.selectors.ivfs_kernel import default_batch_size, full_distances, subset_losses
+from ufskit.selectors.ivfs_kernel import (
+    default_batch_size,
+    full_distances,
+    subset_losses,
+)
 
 # (label, n, d, n~, d~): the IVFS datasets' sizes at the protocol's n~ (0.1n, 0.5n, 100) and d~ (0.1d .. 0.5d)
 SHAPES = [

@@ -26,8 +26,8 @@ from sklearn.cluster import KMeans
 
 from ufskit.loaders import load
 from ufskit.metrics import kmeans_scores
-from ufskit.metrics.clustering import clustering_accuracy, nmi
 from ufskit.metrics._common import spawn_seeds
+from ufskit.metrics.clustering import clustering_accuracy, nmi
 from ufskit.preprocess import apply_chain
 from ufskit.registry import dataset_entry, load_registry
 

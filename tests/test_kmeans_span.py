@@ -9,7 +9,12 @@ from sklearn.cluster import KMeans
 
 from ufskit.metrics import kmeans_scores
 from ufskit.metrics._common import spawn_seeds
-from ufskit.metrics.clustering import _kmeans_input, clustering_accuracy, kmeans_labels, nmi
+from ufskit.metrics.clustering import (
+    _kmeans_input,
+    clustering_accuracy,
+    kmeans_labels,
+    nmi,
+)
 
 
 def planted(rng, n=60, d=400, c=4, noise=3.0):
