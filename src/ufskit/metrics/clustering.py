@@ -13,7 +13,10 @@
   starts the one with the lowest within-cluster sum of squares (WCSS) is kept.
   Data with at most ``SPARSE_DENSITY`` non-zeros (the tf-idf text sets) are
   clustered as CSR: the same algorithm and seeds, 4-17x faster on the NRFS
-  text sets (``benchmarks/kmeans_sparse.py``).
+  text sets (``benchmarks/kmeans_sparse.py``). Dense data with more features
+  than samples (the microarrays) are clustered in an orthonormal basis of
+  their rows' span (n columns instead of d): every distance, and so every
+  K-means step, is the same up to rounding (``benchmarks/kmeans_eval.py``).
 """
 
 from __future__ import annotations
@@ -68,14 +71,38 @@ def nmi(y_true, y_pred, *, average_method: str = "sqrt") -> float:
     return float(normalized_mutual_info_score(y_true, y_pred, average_method=method))
 
 
+def _kmeans_input(X: np.ndarray):
+    """(matrix K-means runs on, its tolerance factor): X as CSR when mostly zero; with d > n, X's
+    rows in an orthonormal basis of their span, X Q = R' from X' = Q R (n x n).
+
+    Q's columns span the rows, so X Q keeps every pairwise distance and the total variance
+    (in exact arithmetic; here up to rounding, ~1e-15 relative): k-means++ draws the same
+    seeds and Lloyd makes the same moves at d/n times less work per distance. scikit-learn's
+    stopping tolerance is ``tol`` times the mean per-column variance, so the factor n/d
+    (applied to ``tol``) keeps it the same absolute value.
+    """
+    n, d = X.shape
+    if np.count_nonzero(X) <= SPARSE_DENSITY * X.size:
+        return sp.csr_matrix(X), 1.0
+    if d <= n:
+        return X, 1.0
+    R = np.linalg.qr(X.T, mode="r")
+    return np.ascontiguousarray(R.T), n / d
+
+
+def _kmeans(X, n_clusters: int, tol_factor: float, n_init: int, max_iter: int, random_state) -> np.ndarray:
+    """scikit-learn's KMeans (default tol 1e-4, scaled by ``tol_factor``) on a prepared matrix."""
+    km = KMeans(n_clusters=n_clusters, n_init=n_init, max_iter=max_iter, tol=1e-4 * tol_factor,
+                random_state=as_sklearn_seed(random_state))
+    return km.fit_predict(X)
+
+
 def kmeans_labels(X, n_clusters: int, *, n_init: int = 10, max_iter: int = 300, random_state) -> np.ndarray:
     """Cluster labels of the lowest-WCSS run among ``n_init`` K-means starts."""
     X = check_data(X)
     n_clusters = check_int(n_clusters, name="n_clusters", high=X.shape[0])
-    if np.count_nonzero(X) <= SPARSE_DENSITY * X.size:
-        X = sp.csr_matrix(X)
-    km = KMeans(n_clusters=n_clusters, n_init=n_init, max_iter=max_iter, random_state=as_sklearn_seed(random_state))
-    return km.fit_predict(X)
+    Xk, tol_factor = _kmeans_input(X)
+    return _kmeans(Xk, n_clusters, tol_factor, n_init, max_iter, random_state)
 
 
 def kmeans_scores(
@@ -98,9 +125,11 @@ def kmeans_scores(
     y = check_labels(y, n_samples=X.shape[0])
     n_runs = check_int(n_runs, name="n_runs")
     _nmi_method(nmi_average)
+    n_clusters = check_int(n_clusters, name="n_clusters", high=X.shape[0])
+    Xk, tol_factor = _kmeans_input(X)  # once for all runs
     acc, nm = [], []
     for seed in spawn_seeds(random_state, n_runs):
-        labels = kmeans_labels(X, n_clusters, n_init=n_init, max_iter=max_iter, random_state=seed)
+        labels = _kmeans(Xk, n_clusters, tol_factor, n_init, max_iter, seed)
         acc.append(clustering_accuracy(y, labels))
         nm.append(nmi(y, labels, average_method=nmi_average))
     return {

@@ -7,9 +7,9 @@ each divided by its own largest entry, and charge the loss ||D - D_F|| to every
 drawn feature. A feature's inclusion value is minus its mean loss over the
 subsets that drew it; the features with the highest values are kept.
 
-The subsets are evaluated in batches: one gather and one stacked BLAS product
-give the B distance matrices of a batch (see ``benchmarks/ivfs_timing.py`` for
-the batched-versus-loop measurement).
+The subsets are evaluated in batches by ``ivfs_kernel.subset_losses`` (one
+gather and one stacked symmetric BLAS product per batch, the distances formed
+on one triangle only; ``benchmarks/ivfs_kernel.py`` measures it against GEMM).
 """
 
 from __future__ import annotations
@@ -20,15 +20,9 @@ import warnings
 
 import numpy as np
 
-from ..graph import pairwise_sq_dists
 from ..validation import resolve_count
 from .base import ScoreSelector
-
-LOSSES = ("linf", "l1", "l2")
-
-# float64 elements of a batch's largest temporary when batch_size=None: 2**17 = 1 MB, which
-# stays in cache (larger batches measured slower, see benchmarks/ivfs_timing.py)
-_BATCH_ELEMENTS = 2**17
+from .ivfs_kernel import LOSSES, default_batch_size, subset_losses  # noqa: F401 (re-exported)
 
 
 def draw_subsets(n_samples: int, n_features: int, n_subsets: int, subset_samples: int, subset_features: int, rng):
@@ -45,71 +39,6 @@ def draw_subsets(n_samples: int, n_features: int, n_subsets: int, subset_samples
         features[t] = np.sort(rng.choice(n_features, subset_features, replace=False))
         samples[t] = np.sort(rng.choice(n_samples, subset_samples, replace=False))
     return samples, features
-
-
-def default_batch_size(subset_samples: int, row_width: int) -> int:
-    """Subsets per batch so that the largest temporary (B x n~ x max(n~, row width)) stays near 1 MB."""
-    return max(1, _BATCH_ELEMENTS // (subset_samples * max(subset_samples, row_width)))
-
-
-def _stacked_sq_dists(Xs: np.ndarray) -> np.ndarray:
-    """Squared Euclidean distances within each of B point sets (B x m x p -> B x m x m), by one stacked matmul."""
-    G = np.matmul(Xs, Xs.transpose(0, 2, 1))
-    sq = np.einsum("bii->bi", G)
-    D2 = sq[:, :, None] + sq[:, None, :] - 2.0 * G
-    np.maximum(D2, 0.0, out=D2)
-    idx = np.arange(Xs.shape[1])
-    D2[:, idx, idx] = 0.0
-    return D2
-
-
-def _normalised_dists(D2: np.ndarray) -> np.ndarray:
-    """Distances divided by each matrix's largest entry; a matrix of coinciding points stays all 0."""
-    D = np.sqrt(D2)
-    top = D.max(axis=(1, 2), keepdims=True)
-    return np.divide(D, top, out=np.zeros_like(D), where=top > 0)
-
-
-def _loss(diff: np.ndarray, loss: str) -> np.ndarray:
-    """Entry-wise norms of each matrix of a stack, over all n~ x n~ entries (the paper's definitions)."""
-    if loss == "linf":
-        return np.abs(diff).max(axis=(1, 2))
-    if loss == "l1":
-        return np.abs(diff).sum(axis=(1, 2))
-    return np.sqrt(np.einsum("bij,bij->b", diff, diff))
-
-
-def subset_losses(X, samples, features, loss="linf", batch_size=None, precompute=None) -> np.ndarray:
-    """||D - D_F|| of every subset (one float per row of ``samples``/``features``).
-
-    D: distances of the subset's samples on all features; D_F: on its features
-    only; both divided by their own maximum. The full-data squared distances are
-    computed once and gathered when that is cheaper than recomputing them per
-    subset (n^2 <= k n~^2; ``precompute`` forces either way).
-    """
-    if loss not in LOSSES:
-        raise ValueError(f"unknown loss {loss!r}; use one of {LOSSES}.")
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    n, d = X.shape
-    k, m = samples.shape
-    p = features.shape[1]
-    if precompute is None:
-        precompute = n * n <= k * m * m
-    if batch_size is None:
-        batch_size = default_batch_size(m, p if precompute else d)
-    D2_full = pairwise_sq_dists(X).ravel() if precompute else None
-    X_flat = X.ravel()
-    out = np.empty(k)
-    for start in range(0, k, batch_size):
-        rows = samples[start : start + batch_size]
-        cols = features[start : start + batch_size]
-        if precompute:  # flat indices: a single take is several times faster than 2-D fancy indexing
-            full = D2_full[rows[:, :, None] * n + rows[:, None, :]]
-        else:
-            full = _stacked_sq_dists(X[rows])
-        sub = _stacked_sq_dists(X_flat[rows[:, :, None] * d + cols[:, None, :]])
-        out[start : start + batch_size] = _loss(_normalised_dists(full) - _normalised_dists(sub), loss)
-    return out
 
 
 def inclusion_values(losses: np.ndarray, features: np.ndarray, n_features: int):
@@ -151,6 +80,10 @@ class IVFS(ScoreSelector):
         the other from one stream, so the first k' of a fit with k subsets are
         exactly the subsets of a fit with k' (same seed). One fit with the
         largest k then gives every k of the paper's grid.
+    dtype : {"float64", "float32"}
+        Precision of the subset products and distances. float32 is about twice
+        as fast; its losses differ in the 7th digit, which can swap features
+        whose scores are that close (see docs/fidelity/ivfs-paper.md).
 
     Attributes
     ----------
@@ -175,6 +108,7 @@ class IVFS(ScoreSelector):
         random_state=None,
         batch_size=None,
         checkpoints=None,
+        dtype="float64",
     ):
         super().__init__(n_features_to_select=n_features_to_select)
         self.n_subsets = n_subsets
@@ -184,6 +118,7 @@ class IVFS(ScoreSelector):
         self.random_state = random_state
         self.batch_size = batch_size
         self.checkpoints = checkpoints
+        self.dtype = dtype
 
     def _subset_sizes(self, n_samples: int, n_features: int) -> tuple[int, int, int]:
         """k, n~ and d~ as counts."""
@@ -225,7 +160,7 @@ class IVFS(ScoreSelector):
         for start, stop in zip([0, *stops[:-1]], stops):
             # the next stop - start subsets of the one stream: identical to drawing all k at once
             samples, features = draw_subsets(n, d, stop - start, m, p, rng)
-            losses.append(subset_losses(X, samples, features, self.loss, self.batch_size))
+            losses.append(subset_losses(X, samples, features, self.loss, self.batch_size, dtype=self.dtype))
             seg_counts, seg_totals = _inclusion_totals(losses[-1], features, d)
             counts += seg_counts
             totals += seg_totals
