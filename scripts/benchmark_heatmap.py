@@ -7,5 +7,6 @@ from ufskit.plots import save_figure
 from ufskit.runlog import start
 
 start(snakemake.log[0])
-fig = benchmark.heatmap(pd.read_csv(snakemake.input.summary), pd.read_csv(snakemake.input.ranks))
+fig = benchmark.heatmap(pd.read_csv(snakemake.input.summary), pd.read_csv(snakemake.input.ranks),
+                        protocol=snakemake.config.get("protocol", "full"))
 save_figure(fig, snakemake.output.png, snakemake.output.pdf)

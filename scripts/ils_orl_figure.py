@@ -8,4 +8,5 @@ from ufskit.runlog import start
 
 start(snakemake.log[0])
 draw = {"fig2": figure2, "fig3": figure3}[snakemake.wildcards.figure]
-save_figure(draw(pd.read_csv(snakemake.input[0])), snakemake.output.png, snakemake.output.pdf)
+fig = draw(pd.read_csv(snakemake.input[0]), **snakemake.params.settings, protocol=snakemake.config.get("protocol", "full"))
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)

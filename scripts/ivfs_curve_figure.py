@@ -20,5 +20,6 @@ frame = curves(pd.read_csv(snakemake.input.summary), metric, info=info, methods=
 frame.to_csv(snakemake.output.csv, index=False)
 pub = read_published(snakemake.input.published)
 reference = pub[pub["method"] == IVFS].set_index("dataset")[column].to_dict()
-save_figure(draw_curves(frame, ylabel=ylabel, title=title, reference=reference), snakemake.output.png, snakemake.output.pdf)
+fig = draw_curves(frame, ylabel=ylabel, title=title, reference=reference, protocol=snakemake.config.get("protocol", "full"))
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)
 log.info("%d curve points", len(frame))

@@ -11,5 +11,5 @@ log = start(snakemake.log[0])
 c = snakemake.params.config
 frame = fig4_frame(pd.read_csv(snakemake.input.summary), settings_by_slug({"methods": c["methods"]}, IVFS))
 frame.to_csv(snakemake.output.csv, index=False)
-save_figure(draw_fig4(frame), snakemake.output.png, snakemake.output.pdf)
+save_figure(draw_fig4(frame, protocol=snakemake.config.get("protocol", "full")), snakemake.output.png, snakemake.output.pdf)
 log.info("%d points", len(frame))

@@ -8,5 +8,6 @@ from ufskit.runlog import start
 
 log = start(snakemake.log[0])
 curves = dict(zip(snakemake.params.labels, (pd.read_parquet(p) for p in snakemake.input.ratios)))
-save_figure(kudfs.figure1(curves, snakemake.params.dataset), snakemake.output.png, snakemake.output.pdf)
+fig = kudfs.figure1(curves, snakemake.params.dataset, kernel=snakemake.params.kernel, protocol=snakemake.config.get("protocol", "full"))
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)
 log.info("Fig. 1 with %d kernel-UDFS setting(s)", len(curves))

@@ -7,4 +7,5 @@ from ufskit.runlog import start
 
 start(snakemake.log[0])
 ds = load_dataset(snakemake.input[0])
-save_figure(figure1(ds.X, ds.y, ds.info["noise_indices"]), snakemake.output.png, snakemake.output.pdf)
+fig = figure1(ds.X, ds.y, ds.info["noise_indices"], protocol=snakemake.config.get("protocol", "full"))
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)

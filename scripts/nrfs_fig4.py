@@ -10,5 +10,5 @@ from ufskit.runlog import start
 start(snakemake.log[0])
 ds = load_dataset(snakemake.input.data)
 s = np.load(snakemake.input.sampling)
-fig = figure4(ds.X, ds.y, s["noise_indices"], s["representatives"], s["removed"])
+fig = figure4(ds.X, ds.y, s["noise_indices"], s["representatives"], s["removed"], protocol=snakemake.config.get("protocol", "full"))
 save_figure(fig, snakemake.output.png, snakemake.output.pdf)

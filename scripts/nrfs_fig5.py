@@ -15,4 +15,5 @@ n_samples = {name: json.loads(Path(p).read_text())["n_samples"] for name, p in z
 curves = nmi_curves(frame, param_columns(snakemake.params.experiments), n_samples)
 curves.to_csv(snakemake.output.csv, index=False)
 kmeans_all = pd.concat([pd.read_parquet(p) for p in snakemake.input.kmeans_all], ignore_index=True)
-save_figure(figure5(curves, kmeans_all, snakemake.params.groups), snakemake.output.png, snakemake.output.pdf)
+fig = figure5(curves, kmeans_all, snakemake.params.groups, protocol=snakemake.config.get("protocol", "full"))
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)

@@ -172,8 +172,7 @@ def _texts(fig):
 
 def _outside(fig):
     """Text artists whose window extent leaves the canvas (with half a pixel of rounding slack)."""
-    renderer = fig.canvas.get_renderer()
-    fig.draw(renderer)
+    renderer = fig.canvas.get_renderer()  # finish() laid the figure out last
     W, H = fig.bbox.width, fig.bbox.height
     bad = []
     for t in _texts(fig):

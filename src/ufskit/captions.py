@@ -39,7 +39,11 @@ def _method_text(label: str, spec: dict) -> str:
 
 
 def experiment_facts(name: str, experiment: dict) -> dict:
-    """One experiment's datasets, methods, counts, repetitions and metric settings (validated config entry)."""
+    """One experiment's datasets, methods, counts, repetitions and metric settings (validated config entry).
+
+    ``role`` is the last part of the name (the kernel-UDFS rules find their experiments by it, e.g.
+    ``*_fig2``), ``study`` the ILS study of ``protocol``; ``summary`` is all of it in one sentence.
+    """
     protocol = experiment.get("protocol") or {}
     reps = experiment.get("reps", 1)
     metrics = "; ".join(f"{m}" + (f" ({_settings(o)})" if o else "") for m, o in experiment["metrics"].items())
@@ -50,7 +54,7 @@ def experiment_facts(name: str, experiment: dict) -> dict:
                f"{reps} repetition{'s' * (reps > 1)}; metrics {metrics}")
     if protocol:
         summary += f"; protocol {_settings(protocol)}"
-    return {"name": name, "study": protocol.get("study"), "datasets": datasets, "n_datasets": len(datasets),
+    return {"name": name, "role": name.rsplit("_", 1)[-1], "study": protocol.get("study"), "datasets": datasets, "n_datasets": len(datasets),
             "reps": reps, "counts": counts_text(experiment["n_features"]), "methods": list(experiment["methods"]),
             "metrics": experiment["metrics"], "protocol": protocol, "summary": summary + "."}
 

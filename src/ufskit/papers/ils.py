@@ -32,6 +32,7 @@ from ..graph import pairwise_sq_dists
 from ..plots import count_axis, finish, panel_grid, plot_line
 from ..seeds import derive_seed
 from ..selectors import make_selector
+from . import verdict
 
 # study name -> the protocol keys it needs (each an int or a list of ints)
 STUDIES = {
@@ -239,7 +240,7 @@ def variants_table(curves: pd.DataFrame, orders: dict[str, tuple[np.ndarray, dic
 
 
 def _verdict(ok: bool, partly: bool = False) -> str:
-    return "**supported**" if ok else ("**partly supported**" if partly else "**not supported**")
+    return f"**{verdict(ok, partly)}**"
 
 
 def claim_variants(variants: pd.DataFrame, *, tol: float) -> str:
@@ -382,10 +383,12 @@ def _plot_method(ax, group: pd.DataFrame, method: str, metric: str, layer: int, 
     plot_line(ax, curve.index, curve.values, method, layer, label=label or method)
 
 
-def _drops(frame: pd.DataFrame) -> str:
-    """The d values (features dropped per iteration) of the IterativeLS rows of ``frame``, as text."""
+def _with_drops(frame: pd.DataFrame) -> str:
+    """", IterativeLS with d = ..." for the d values (features dropped per iteration) its settings set, else ""."""
     slugs = frame.loc[frame["method"] == ILS, "params"].unique()
-    return ", ".join(str(d) for d in sorted({_n_drop(s) for s in slugs}))
+    if len(slugs) == 0 or not all(re.search(r"(?:^|_)n_drop=\d+", s) for s in slugs):
+        return ""
+    return ", IterativeLS with d = " + ", ".join(str(d) for d in sorted({_n_drop(s) for s in slugs}))
 
 
 def figure1(curves: pd.DataFrame, titles: dict[str, str], *, n_folds: int, n_repeats: int, protocol: str = "full"):
@@ -402,8 +405,8 @@ def figure1(curves: pd.DataFrame, titles: dict[str, str], *, n_folds: int, n_rep
         for layer, (method, label) in enumerate(((ILS, "IterativeLS"), (LS, LS), (VARIANCE, VARIANCE))):
             _plot_method(ax, group, method, UCI_METRIC, layer, label)
         _style(ax, titles.get(dataset, dataset), cv)
-    title = (f"Fig. 1 reproduced: 1-NN accuracy on {len(datasets)} UCI data set{'s' * (len(datasets) > 1)}, "
-             f"IterativeLS with d = {_drops(curves)}")
+    title = (f"Fig. 1 reproduced: 1-NN accuracy on {len(datasets)} UCI data set{'s' * (len(datasets) > 1)}"
+             + _with_drops(curves))
     return finish(fig, axes, title=title, protocol=protocol)
 
 
@@ -420,7 +423,7 @@ def figure2(curves: pd.DataFrame, *, runs: int, protocol: str = "full"):
             for layer, (method, label) in enumerate(((ILS, "IterativeLS"), (LS, LS))):
                 _plot_method(ax, group, method, metric, layer, label)
             _style(ax, f"ORL, {c} clusters: {name}", name)
-    title = f"Fig. 2 reproduced: K-means on ORL, IterativeLS with d = {_drops(curves)} (mean over {runs} runs)"
+    title = f"Fig. 2 reproduced: K-means on ORL{_with_drops(curves)} (mean over {runs} runs)"
     return finish(fig, axes, title=title, protocol=protocol)
 
 

@@ -14,6 +14,7 @@ from matplotlib import colormaps
 from ..plots import count_axis, finish, panel_grid, plot_line
 from ..results import higher_is_better
 from . import read_published  # noqa: F401  (re-exported for the scripts)
+from . import verdict as _verdict
 from .ivfs import fixed_slug, table_slugs
 
 IVFS = "IVFS-linf"
@@ -258,10 +259,6 @@ def draw_fig4(frame: pd.DataFrame, *, protocol: str = "full"):
 
 
 # ---------------------------------------------------------------- claims
-
-
-def _verdict(ok: bool) -> str:
-    return "reproduced" if ok else "not reproduced"
 
 
 def claims(t1: pd.DataFrame, t2: pd.DataFrame, fig2: pd.DataFrame, fig3: pd.DataFrame, fig4: pd.DataFrame

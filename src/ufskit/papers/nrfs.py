@@ -18,6 +18,8 @@ from ..plots import count_axis, finish, method_style, panel_grid, plot_line
 from ..seeds import derive_seed
 from ..selectors import make_selector
 from ..selectors.nrfs import adaptive_sigma
+from . import NOT_RUN
+from . import verdict as _verdict
 from . import read_published  # noqa: F401  (re-exported for the scripts)
 
 PAPER_Q = 50  # Sec. VI-A: q = 50 for Fig. 5 and Fig. 7
@@ -385,15 +387,11 @@ def figure7(times: pd.DataFrame, groups: dict, *, protocol: str = "full"):
 # ---- claims ---------------------------------------------------------------------------------
 
 
-def _verdict(ok: bool, partly: bool = False) -> str:
-    return "supported" if ok else ("partly supported" if partly else "not supported")
-
-
 def claim_table1(table: pd.DataFrame) -> tuple[str, str]:
     nrfs = table[table["method"] == "NRFS"]
     others = table[table["method"] != "NRFS"]
     if nrfs.empty:
-        return "not evaluated", "NRFS missing from Table I."
+        return NOT_RUN, "NRFS missing from Table I."
     r = nrfs.iloc[0]
     picks = min(r.informative_share_all, r.informative_share_normal)
     nrfs_ok = picks == 1.0 and min(r.nmi_all, r.nmi_normal) >= 0.99
@@ -425,7 +423,7 @@ def claim_fig5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict) -> 
     means["K-means"] = kmeans_all.groupby("dataset")["nmi"].mean()
     rivals = [c for c in ("LS", "SPEC", "MCFS", "NDFS", "K-means") if c in means]
     if "NRFS" not in means or not rivals:
-        return "not evaluated", "NRFS or its competitors missing."
+        return NOT_RUN, "NRFS or its competitors missing."
     best = means["NRFS"] >= means[rivals].max(axis=1)
     winners = ", ".join(d for d in means.index if best[d]) or "none"
     parts = [f"NRFS has the highest mean NMI (over the feature counts) on {int(best.sum())} of {len(best)} datasets "
@@ -448,7 +446,7 @@ def claim_fig5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict) -> 
 
 def claim_fig6(qcurves: pd.DataFrame, tolerance: float = 0.05) -> tuple[str, str]:
     if qcurves.empty:
-        return "not evaluated", "no dataset was run at several q."
+        return NOT_RUN, "no dataset was run at several q."
     means = qcurves.groupby(["dataset", "q"])["nmi"].mean().unstack("q")
     spread = means.max(axis=1) - means.min(axis=1)
     ranges = ", ".join(f"{d} {v:.3f}" for d, v in spread.items())
@@ -460,7 +458,7 @@ def claim_fig7(times: pd.DataFrame) -> tuple[str, str]:
     total = times.pivot(index="dataset", columns="method", values="seconds").dropna(axis=0, how="any").sum()
     needed = {"NRFS", "NRFS-2", "MCFS", "NDFS"}
     if not needed <= set(total.index):
-        return "not evaluated", f"missing timings for {sorted(needed - set(total.index))}."
+        return NOT_RUN, f"missing timings for {sorted(needed - set(total.index))}."
     speedup = total["NRFS-2"] / total["NRFS"]
     vs_mcfs = total["NRFS"] / total["MCFS"]
     vs_ndfs = total["NDFS"] / total["NRFS"]
