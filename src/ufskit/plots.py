@@ -43,7 +43,7 @@ METHOD_STYLE = {
 # earlier one shows as a thin line inside a thick one instead of hiding it.
 LINE_STYLES = ("-", "--", "-.", ":")
 PROTOCOL_NOTES = {"full": "", "quick": "quick protocol", "smoke": "smoke protocol"}
-_MARGIN_IN = 4 / 72  # free margin kept around everything on the canvas (inches); the layout keeps 5/72
+_MARGIN_IN = 2 / 72  # free margin kept around everything on the canvas (inches); the layout keeps 2/72 or more
 
 
 def method_style(method: str, layer: int = 0) -> dict:
@@ -64,9 +64,9 @@ def plot_line(ax, x, y, method: str, layer: int = 0, **overrides):
 
 
 def count_axis(axis, label: str = "number of selected features") -> None:
-    """Label an axis of feature counts and give it integer ticks only."""
+    """Label an axis of feature counts and give it integer ticks only, as many as its length has room for."""
     axis.set_label_text(label)
-    axis.set_major_locator(MaxNLocator(integer=True))
+    axis.set_major_locator(MaxNLocator(nbins="auto", integer=True, min_n_ticks=2))
 
 
 def protocol_title(title: str, protocol: str = "full") -> str:
@@ -77,18 +77,21 @@ def protocol_title(title: str, protocol: str = "full") -> str:
     return f"{title} ({note})" if note else title
 
 
-def panel_grid(n_panels: int, *, ncols: int = 4, panel_size=(3.4, 2.7), min_width: float = 6.4) -> tuple[Figure, list]:
+def panel_grid(n_panels: int, *, ncols: int = 4, panel_size=(3.4, 2.7), min_width: float = 6.4,
+               decorations: float = 0.8) -> tuple[Figure, list]:
     """A figure with ``n_panels`` axes in rows of at most ``ncols``; spare axes are removed.
 
-    The canvas is at least ``min_width`` inches wide, so the title and legend of one or two panels
-    have room (the panels then widen); :func:`finish` grows it further if anything still overflows.
+    Each panel gets ``panel_size`` inches (axes with their labels), the figure ``decorations``
+    inches more for its title and legend, and at least ``min_width`` inches of width, so the title
+    and legend of one or two panels have room; :func:`finish` grows it if anything still overflows.
     """
     if n_panels < 1:
         raise ValueError(f"n_panels must be at least 1, got {n_panels}.")
     ncols = min(ncols, n_panels)
     nrows = math.ceil(n_panels / ncols)
-    fig = Figure(figsize=(max(panel_size[0] * ncols, min_width), panel_size[1] * nrows), layout="constrained")
-    fig.get_layout_engine().set(w_pad=10 / 72, h_pad=10 / 72)  # outside legends sit at half of it
+    fig = Figure(figsize=(max(panel_size[0] * ncols, min_width), panel_size[1] * nrows + decorations),
+                 layout="constrained")
+    fig.get_layout_engine().set(w_pad=4 / 72, h_pad=4 / 72)  # outside legends sit at half of it from the edge
     FigureCanvasAgg(fig)  # a canvas that can measure text, so finish() can wrap and fit
     axes = list(fig.subplots(nrows, ncols, squeeze=False).ravel())
     for ax in axes[n_panels:]:

@@ -342,8 +342,8 @@ def figure5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict, *, pro
         count_axis(ax.xaxis, "# features")
         ax.set_ylabel("NMI")
         _panel_title(ax, dataset, groups)
-    title = (f"Fig. 5: K-means NMI on the selected features ({_counts_text(curves['n_features'])} features, "
-             f"{len(datasets)} dataset{'s' * (len(datasets) > 1)})")
+    title = (f"Fig. 5: K-means NMI at {_counts_text(curves['n_features'])} selected features, "
+             f"{len(datasets)} dataset{'s' * (len(datasets) > 1)}")
     return finish(fig, axes, title=title, protocol=protocol)
 
 
