@@ -248,7 +248,7 @@ def test_titles_and_labels_come_from_the_settings_that_ran():
     fig = FIGURES["ils_fig1"](2)
     assert fig.axes[0].get_ylabel() == "1-NN accuracy (3-fold CV x 2)"
     title = fig.get_suptitle().replace("\n", " ")
-    assert "2 UCI data sets" in title and "d = 1" in title and title.endswith("(smoke protocol)")
+    assert "2 UCI data sets" in title and "d = 1" in title and title.endswith("(smoke\u00a0protocol)")
     assert "sigma = 1" in FIGURES["kudfs_fig1"](1).get_suptitle().replace("\n", " ")
     assert "at 200, 600, ..., 1800 selected features" in FIGURES["nrfs_fig5"](1).get_suptitle().replace("\n", " ")
     assert "q = 10, 30, 50" in FIGURES["nrfs_fig6"](1).get_suptitle().replace("\n", " ")

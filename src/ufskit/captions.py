@@ -16,7 +16,7 @@ def counts_text(spec) -> str:
     if spec == "all":
         return "1, 2, ..., d (every count)"
     if isinstance(spec, dict) and "upto" in spec:
-        return f"{spec['step']}, {2 * spec['step']}, ... up to {spec['upto']} (at most d)"
+        return f"{spec['step']}, {2 * spec['step']}, ... up to min({spec['upto']}, d)"
     if isinstance(spec, dict) and "fractions" in spec:
         return "ceil(f x d) for f = " + ", ".join(f"{f:g}" for f in spec["fractions"])
     if isinstance(spec, (list, tuple)):

@@ -42,7 +42,8 @@ METHOD_STYLE = {
 # Curves drawn later in a panel are thinner, smaller and dashed, so a curve that coincides with an
 # earlier one shows as a thin line inside a thick one instead of hiding it.
 LINE_STYLES = ("-", "--", "-.", ":")
-PROTOCOL_NOTES = {"full": "", "quick": "quick protocol", "smoke": "smoke protocol"}
+# no-break spaces: a wrapped title never splits the note
+PROTOCOL_NOTES = {"full": "", "quick": "(quick\u00a0protocol)", "smoke": "(smoke\u00a0protocol)"}
 _MARGIN_IN = 2 / 72  # free margin kept around everything on the canvas (inches); the layout keeps 2/72 or more
 
 
@@ -74,7 +75,7 @@ def protocol_title(title: str, protocol: str = "full") -> str:
     if protocol not in PROTOCOL_NOTES:
         raise ValueError(f"protocol must be one of {sorted(PROTOCOL_NOTES)}, got {protocol!r}.")
     note = PROTOCOL_NOTES[protocol]
-    return f"{title} ({note})" if note else title
+    return f"{title} {note}" if note else title
 
 
 def panel_grid(n_panels: int, *, ncols: int = 4, panel_size=(3.4, 2.7), min_width: float = 6.4,

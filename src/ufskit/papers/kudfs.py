@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter
 from sklearn.decomposition import KernelPCA
 
 from .. import metrics as M
@@ -242,10 +243,11 @@ def figure1(curves: dict[str, pd.DataFrame], dataset: str, *, kernel: str = "RBF
     ax.axhline(first["all_features"].iloc[0], color="black", linestyle="--", linewidth=1.2,
                label="all kernel features")
     ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))  # counts: 1, 10, 100
     ax.set_xlabel("number of kernel features (log scale)")
     ax.set_ylabel("distance ratio (within / between)")
     ax.grid(alpha=0.3)
-    return finish(fig, [ax], title=f"Fig. 1: distance ratio on {dataset} ({kernel})", protocol=protocol)
+    return finish(fig, [ax], title=f"Fig. 1: distance ratio on {dataset}, {kernel}", protocol=protocol)
 
 
 def figure2(curves: pd.DataFrame, published: pd.DataFrame | None = None, *, kernel: str = "RBF kernel",
