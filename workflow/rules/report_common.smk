@@ -16,8 +16,10 @@ def paper_report(path, paper, caption):
 
 
 def report_run(wildcards):
-    """`params.run` of every rule whose output is in the report: what produced its results folder (protocol,
-    datasets, methods and settings, counts, repetitions), printed by the caption (ufskit.captions)."""
+    """`params.run` of the paper rules with an output in the report, printed by its caption (ufskit.captions).
+
+    What produced the results folder - protocol, datasets, methods and settings, counts, repetitions.
+    """
     folder = getattr(wildcards, "report", None) or wildcards.folder
     return CAPTIONS.run_facts(config, report_experiments(folder))
 
