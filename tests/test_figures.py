@@ -196,8 +196,8 @@ def _overlapping_ticks(fig):
                       if low <= t.get_loc() <= high and t.label1.get_visible() and t.label1.get_text()
                       and t.label1.get_rotation() % 90 == 0]
             boxes = [label.get_window_extent(renderer) for label in labels]
-            hits += [(a.get_text(), b.get_text()) for (a, p), (b, q) in zip(zip(labels, boxes), zip(labels[1:], boxes[1:]))
-                     if p.overlaps(q)]
+            hits += [(labels[i].get_text(), labels[i + 1].get_text()) for i in range(len(boxes) - 1)
+                     if boxes[i].overlaps(boxes[i + 1])]
     return hits
 
 

@@ -54,7 +54,8 @@ def experiment_facts(name: str, experiment: dict) -> dict:
                f"{reps} repetition{'s' * (reps > 1)}; metrics {metrics}")
     if protocol:
         summary += f"; protocol {_settings(protocol)}"
-    return {"name": name, "role": name.rsplit("_", 1)[-1], "study": protocol.get("study"), "datasets": datasets, "n_datasets": len(datasets),
+    return {"name": name, "role": name.rsplit("_", 1)[-1], "study": protocol.get("study"),
+            "datasets": datasets, "n_datasets": len(datasets),
             "reps": reps, "counts": counts_text(experiment["n_features"]), "methods": list(experiment["methods"]),
             "metrics": experiment["metrics"], "protocol": protocol, "summary": summary + "."}
 

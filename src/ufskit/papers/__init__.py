@@ -2,7 +2,6 @@
 
 import pandas as pd
 
-
 # The one vocabulary of claim verdicts, in every claims.md, claims.csv and the scorecard.
 VERDICTS = ("holds", "partly holds", "does not hold", "not run")
 NOT_RUN = VERDICTS[3]

@@ -237,7 +237,8 @@ def figure1(curves: dict[str, pd.DataFrame], dataset: str, *, kernel: str = "RBF
     fig, (ax,) = panel_grid(1, panel_size=(5.6, 3.8))
     plot_line(ax, first["n_features"], first["unordered"], "unordered", 0, color="tab:red", marker=None,
               label="unordered kernel features")
-    for layer, ((label, c), color) in enumerate(zip(curves.items(), ("tab:blue", "tab:cyan", "tab:purple", "tab:olive")), 1):
+    colours = ("tab:blue", "tab:cyan", "tab:purple", "tab:olive")
+    for layer, ((label, c), color) in enumerate(zip(curves.items(), colours), 1):
         plot_line(ax, c["n_features"], c["ordered"], label, layer, color=color, marker=None,
                   label=f"ordered by kernel UDFS, {label}")
     ax.axhline(first["all_features"].iloc[0], color="black", linestyle="--", linewidth=1.2,

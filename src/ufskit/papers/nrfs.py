@@ -18,9 +18,8 @@ from ..plots import count_axis, finish, method_style, panel_grid, plot_line
 from ..seeds import derive_seed
 from ..selectors import make_selector
 from ..selectors.nrfs import adaptive_sigma
-from . import NOT_RUN
+from . import NOT_RUN, read_published  # noqa: F401  (read_published: re-exported for the scripts)
 from . import verdict as _verdict
-from . import read_published  # noqa: F401  (re-exported for the scripts)
 
 PAPER_Q = 50  # Sec. VI-A: q = 50 for Fig. 5 and Fig. 7
 REFERENCES = ("K-means", "NJW")  # Table I rows that cluster all features (no selection)
