@@ -291,4 +291,6 @@ def test_scorecard_and_report_end_to_end(tmp_path, mirror):
         assert any(n.endswith("/" + item) for n in names), f"{item} missing from the report: {names}"
     assert "Kernel UDFS paper, <strong>Fig. 1</strong> reproduced" in html  # the captions, rendered
     assert "Kernel UDFS paper, <strong>Table 1</strong> reproduced" in html
+    assert "<strong>Fig. 1</strong> reproduced in reduced form (smoke protocol)" in html  # captions from the run
+    assert "on thyroid (the paper: ionosphere" in html and "Experiment <tt" in html
     assert "Scorecard of this run" in html and "Reproduction of four unsupervised feature selection" in html
