@@ -7,5 +7,6 @@ from ufskit.plots import save_figure
 from ufskit.runlog import start
 
 start(snakemake.log[0])
-fig = benchmark.heatmap(pd.read_csv(snakemake.input.summary), pd.read_csv(snakemake.input.ranks))
+protocol = snakemake.config.get("protocol", "full")  # a quick or smoke run says so in the title
+fig = benchmark.heatmap(pd.read_csv(snakemake.input.summary), pd.read_csv(snakemake.input.ranks), protocol=protocol)
 save_figure(fig, snakemake.output.png, snakemake.output.pdf)

@@ -7,5 +7,7 @@ from ufskit.plots import save_figure
 from ufskit.runlog import start
 
 start(snakemake.log[0])
+protocol = snakemake.config.get("protocol", "full")  # a quick or smoke run says so in the title
 draw = {"fig2": figure2, "fig3": figure3}[snakemake.wildcards.figure]
-save_figure(draw(pd.read_csv(snakemake.input[0])), snakemake.output.png, snakemake.output.pdf)
+fig = draw(pd.read_csv(snakemake.input[0]), **snakemake.params.settings, protocol=protocol)
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)

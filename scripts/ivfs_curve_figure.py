@@ -13,6 +13,7 @@ FIGURES = {  # figure -> (metric, published column, y label, title)
     "fig3": ("winf", "winf", "bottleneck distance w_inf", "Fig. 3: bottleneck distance of H1 diagrams vs. number of features"),
 }
 log = start(snakemake.log[0])
+protocol = snakemake.config.get("protocol", "full")  # a quick or smoke run says so in the title
 c = snakemake.params.config
 metric, column, ylabel, title = FIGURES[snakemake.wildcards.figure]
 info = {s["dataset"]: s for s in (json.loads(open(path).read()) for path in snakemake.input.info)}
@@ -20,5 +21,6 @@ frame = curves(pd.read_csv(snakemake.input.summary), metric, info=info, methods=
 frame.to_csv(snakemake.output.csv, index=False)
 pub = read_published(snakemake.input.published)
 reference = pub[pub["method"] == IVFS].set_index("dataset")[column].to_dict()
-save_figure(draw_curves(frame, ylabel=ylabel, title=title, reference=reference), snakemake.output.png, snakemake.output.pdf)
+fig = draw_curves(frame, ylabel=ylabel, title=title, reference=reference, protocol=protocol)
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)
 log.info("%d curve points", len(frame))

@@ -8,8 +8,9 @@ from ufskit.plots import save_figure
 from ufskit.runlog import start
 
 log = start(snakemake.log[0])
+protocol = snakemake.config.get("protocol", "full")  # a quick or smoke run says so in the title
 c = snakemake.params.config
 frame = fig4_frame(pd.read_csv(snakemake.input.summary), settings_by_slug({"methods": c["methods"]}, IVFS))
 frame.to_csv(snakemake.output.csv, index=False)
-save_figure(draw_fig4(frame), snakemake.output.png, snakemake.output.pdf)
+save_figure(draw_fig4(frame, protocol=protocol), snakemake.output.png, snakemake.output.pdf)
 log.info("%d points", len(frame))

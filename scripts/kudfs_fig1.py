@@ -7,6 +7,8 @@ from ufskit.plots import save_figure
 from ufskit.runlog import start
 
 log = start(snakemake.log[0])
+protocol = snakemake.config.get("protocol", "full")  # a quick or smoke run says so in the title
 curves = dict(zip(snakemake.params.labels, (pd.read_parquet(p) for p in snakemake.input.ratios)))
-save_figure(kudfs.figure1(curves, snakemake.params.dataset), snakemake.output.png, snakemake.output.pdf)
+fig = kudfs.figure1(curves, snakemake.params.dataset, kernel=snakemake.params.kernel, protocol=protocol)
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)
 log.info("Fig. 1 with %d kernel-UDFS setting(s)", len(curves))

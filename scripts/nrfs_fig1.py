@@ -6,5 +6,7 @@ from ufskit.plots import save_figure
 from ufskit.runlog import start
 
 start(snakemake.log[0])
+protocol = snakemake.config.get("protocol", "full")  # a quick or smoke run says so in the title
 ds = load_dataset(snakemake.input[0])
-save_figure(figure1(ds.X, ds.y, ds.info["noise_indices"]), snakemake.output.png, snakemake.output.pdf)
+fig = figure1(ds.X, ds.y, ds.info["noise_indices"], protocol=protocol)
+save_figure(fig, snakemake.output.png, snakemake.output.pdf)

@@ -8,7 +8,8 @@ from ufskit.plots import save_figure
 from ufskit.runlog import start
 
 start(snakemake.log[0])
+protocol = snakemake.config.get("protocol", "full")  # a quick or smoke run says so in the title
 ds = load_dataset(snakemake.input.data)
 s = np.load(snakemake.input.sampling)
-fig = figure4(ds.X, ds.y, s["noise_indices"], s["representatives"], s["removed"])
+fig = figure4(ds.X, ds.y, s["noise_indices"], s["representatives"], s["removed"], protocol=protocol)
 save_figure(fig, snakemake.output.png, snakemake.output.pdf)

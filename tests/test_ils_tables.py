@@ -149,17 +149,17 @@ def test_uci_claims_follow_the_curves():
     assert gaps.iloc[0]["share_ge_both"] == 1.0 and gaps.iloc[0]["counts"] == 6  # count 7 = d is left out
     assert gaps.iloc[0]["band_gap_ls"] == pytest.approx(0.1)
     always, band = ils.claim_uci(gaps, low=5, high=10, share=0.8, margin=0.01)
-    assert always.startswith("**supported**") and band.startswith("**supported**")
+    assert always.startswith("**holds**") and band.startswith("**holds**")
     bad = good.assign(method=good["method"].replace({ils.ILS: ils.LS, ils.LS: ils.ILS}))
     always, band = ils.claim_uci(ils.uci_gaps(bad, 5, 10), low=5, high=10, share=0.8, margin=0.01)
-    assert always.startswith("**not supported**") and "-0.1000" in band
+    assert always.startswith("**does not hold**") and "-0.1000" in band
 
 
 def test_claim_variants_verdicts():
     table = pd.DataFrame({"dataset": ["a", "b"], "mean_abs_diff": [0.002, 0.03], "max_abs_diff": [0.01, 0.08],
                           "mean_jaccard": [1.0, 0.9]})
-    assert ils.claim_variants(table, tol=0.01).startswith("**partly supported**")
-    assert ils.claim_variants(table, tol=0.05).startswith("**supported**")
+    assert ils.claim_variants(table, tol=0.01).startswith("**partly holds**")
+    assert ils.claim_variants(table, tol=0.05).startswith("**holds**")
 
 
 def test_cluster_curves_and_their_claim():
@@ -175,7 +175,7 @@ def test_cluster_curves_and_their_claim():
     five = curves.query("n_clusters == 5 and method == @ils.LS and n_features == 100").iloc[0]
     assert five["mean"] == pytest.approx(0.605)
     text = ils.claim_orl_clusters(curves, below=400, margin=0.01)
-    assert text.startswith("**supported**") and "c=5: above at 100% of counts, mean gap below 400 +0.2000, from 400 on +0.2000" in text
+    assert text.startswith("**holds**") and "c=5: above at 100% of counts, mean gap below 400 +0.2000, from 400 on +0.2000" in text
     with pytest.raises(ValueError, match="generic path"):
         ils.cluster_curves(summary, [p.assign(n_clusters=40) for p in parts], n_classes=40)
 
@@ -184,8 +184,8 @@ def test_claim_train_size_measures_the_spread_over_d():
     rows = [{"n_train": 2, "method": ils.ILS, "params": f"n_drop={d}_variant=1", "n_features": c, "metric": "nn_acc",
              "mean": 0.5 + (0.04 if d == 5 and c == 10 else 0.0)} for d in (1, 5) for c in (10, 20)]
     text = ils.claim_train_size(pd.DataFrame(rows), tol=0.025)
-    assert "mean spread 0.0200, largest 0.0400 (at 10 features)" in text and text.startswith("**supported**")
-    assert ils.claim_train_size(pd.DataFrame(rows), tol=0.01).startswith("**not supported**")
+    assert "mean spread 0.0200, largest 0.0400 (at 10 features)" in text and text.startswith("**holds**")
+    assert ils.claim_train_size(pd.DataFrame(rows), tol=0.01).startswith("**does not hold**")
 
 
 def test_claims_report_has_every_claim():
@@ -198,9 +198,9 @@ def test_claims_report_has_every_claim():
                           "metric": "nn_acc", "mean": [0.5, 0.5]})
     found = ils.claims(uci=uci, variants=variants, clusters=clusters, train_size=train)
     assert [c["id"] for c in found] == ["ILS/variants", "ILS/Fig1", "ILS/Fig1", "ILS/Fig2", "ILS/Fig3"]
-    assert {c["verdict"] for c in found} <= {"supported", "partly supported", "not supported"}
+    assert {c["verdict"] for c in found} <= {"holds", "partly holds", "does not hold"}
     md = ils.claims_report(found)
-    assert md.count("\n## ") == 5 and md.count("**supported**") >= 3
+    assert md.count("\n## ") == 5 and md.count("**holds**") >= 3
 
 
 # ---------------------------------------------------------------- figures
@@ -208,17 +208,18 @@ def test_claims_report_has_every_claim():
 
 def test_figures_have_a_panel_per_dataset_size_and_a_legend():
     uci = pd.concat([curves_frame({m: [0.5, 0.6, 0.7] for m in ils.UCI_METHODS}, dataset=d) for d in ("a", "b", "c")])
-    fig = ils.figure1(uci, {"a": "a (3 x 3)"})
+    fig = ils.figure1(uci, {"a": "a (3 x 3)"}, n_folds=10, n_repeats=10)
     assert len(fig.axes) == 3 and fig.axes[0].get_title() == "a (3 x 3)"
-    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["IterativeLS", "LS", "Variance"]
+    assert fig.axes[0].get_ylabel() == "1-NN accuracy (10-fold CV x 10)"
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["IterativeLS", "LS", "Variance"]
     clusters = pd.DataFrame([{"n_clusters": c, "method": m, "params": "default", "n_features": n, "metric": k,
                               "mean": 0.5} for c in (5, 40) for m in (ils.ILS, ils.LS) for n in (10, 20)
                              for k in ("kmeans_acc", "kmeans_nmi")])
-    fig = ils.figure2(clusters)
+    fig = ils.figure2(clusters, runs=20)
     assert len(fig.axes) == 4 and "5 clusters: NMI" in fig.axes[2].get_title()
     train = pd.DataFrame([{"n_train": t, "method": ils.ILS if d else ils.LS,
                            "params": f"n_drop={d}_variant=1" if d else "default", "n_features": n, "metric": "nn_acc",
                            "mean": 0.5} for t in (2, 5) for d in (0, 1, 10) for n in (10, 20)])
-    fig = ils.figure3(train)
-    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    fig = ils.figure3(train, n_splits=3)
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert len(fig.axes) == 2 and labels == ["IterativeLS d=1", "IterativeLS d=10", "LS"]

@@ -56,7 +56,7 @@ def test_orl_curves_cover_drawn_and_all_people(smoke):
 def test_claims_give_a_verdict_with_numbers_for_every_claim(smoke):
     text = (smoke / "results/smoke_ils/claims.md").read_text()
     assert text.count("\n## ") == 5
-    verdicts = re.findall(r"\*\*(supported|partly supported|not supported)\*\*", text)
+    verdicts = re.findall(r"\*\*(holds|partly holds|does not hold)\*\*", text)
     assert len(verdicts) == 5
     assert "wine" in text and "c=5" in text and "2 per person" in text
 

@@ -208,8 +208,8 @@ def test_figures_draw_and_save(tmp_path, frames, competitors):
     curve = pd.DataFrame({"n_features": m, "ordered": 0.4 + m / 100, "unordered": 0.6, "all_features": 0.58})
     fig = kudfs.figure1({"gamma=1": curve, "gamma=0.001": curve.assign(ordered=0.7)}, "ionosphere")
     ax = fig.axes[0]
-    assert len(ax.get_lines()) == 4 and "ionosphere" in ax.get_title()
-    assert ax.get_xlabel() and ax.get_ylabel() and len(ax.get_legend().get_texts()) == 4
+    assert len(ax.get_lines()) == 4 and "ionosphere" in fig.get_suptitle()
+    assert ax.get_xlabel() and ax.get_ylabel() and len(fig.legends[0].get_texts()) == 4
     save_figure(fig, tmp_path / "f1.png", tmp_path / "f1.pdf")
     assert (tmp_path / "f1.png").stat().st_size > 0 and (tmp_path / "f1.pdf").read_bytes()[:4] == b"%PDF"
     with pytest.raises(ValueError, match="share one kernel"):

@@ -192,19 +192,19 @@ def test_q_curves_and_fit_times():
 def test_claim_table1_verdicts():
     t = P.table1(table1_frame(), PUBLISHED)
     verdict, text = P.claim_table1(t)
-    assert verdict == "not supported" and "50%" in text  # NRFS missed f1-f4 once
+    assert verdict == "does not hold" and "50%" in text  # NRFS missed f1-f4 once
     good = table1_frame()
     good["selected"] = good["selected"].where(good["selected"] == "", "0 1 2 3")
     good.loc[good["method"] == "K-means", "nmi"] = 0.3
-    assert P.claim_table1(P.table1(good, PUBLISHED))[0] == "supported"
+    assert P.claim_table1(P.table1(good, PUBLISHED))[0] == "holds"
     good.loc[good["method"] == "K-means", "nmi"] = 0.9
-    assert P.claim_table1(P.table1(good, PUBLISHED))[0] == "partly supported"
+    assert P.claim_table1(P.table1(good, PUBLISHED))[0] == "partly holds"
 
 
 def test_claim_sampling_counts_noisy_instances():
     verdict, text = P.claim_sampling(noisy=np.arange(10), removed=np.arange(12), representatives=np.arange(20, 120))
-    assert verdict == "supported" and "10 of the 10" in text
-    assert P.claim_sampling(np.arange(10), np.arange(50, 62), np.arange(0, 100))[0] == "not supported"
+    assert verdict == "holds" and "10 of the 10" in text
+    assert P.claim_sampling(np.arange(10), np.arange(50, 62), np.arange(0, 100))[0] == "does not hold"
 
 
 def test_claim_fig5_margins():
@@ -212,27 +212,27 @@ def test_claim_fig5_margins():
                            "n_features": 200, "nmi": [0.6, 0.5, 0.4, 0.3, 0.2, 0.1]})
     kmeans_all = pd.DataFrame({"dataset": ["A", "T"], "nmi": [0.4, 0.1]})
     verdict, text = P.claim_fig5(curves, kmeans_all, {"A": "microarray", "T": "text"})
-    assert verdict == "supported" and "+20.0%" in text and "+50.0%" in text and "+200.0%" in text
+    assert verdict == "holds" and "+20.0%" in text and "+50.0%" in text and "+200.0%" in text
     curves.loc[1, "nmi"] = 0.7
-    assert P.claim_fig5(curves, kmeans_all, {"A": "microarray", "T": "text"})[0] == "partly supported"
+    assert P.claim_fig5(curves, kmeans_all, {"A": "microarray", "T": "text"})[0] == "partly holds"
 
 
 def test_claim_fig6_and_fig7():
     q = pd.DataFrame({"dataset": "D", "q": [30, 50, 30, 50], "n_features": [1, 1, 2, 2], "nmi": [0.5, 0.52, 0.5, 0.5]})
-    assert P.claim_fig6(q)[0] == "supported"
+    assert P.claim_fig6(q)[0] == "holds"
     q.loc[0, "nmi"] = 0.3
-    assert P.claim_fig6(q)[0] == "not supported"
+    assert P.claim_fig6(q)[0] == "does not hold"
     times = pd.DataFrame({"dataset": "D", "method": ["NRFS", "NRFS-2", "MCFS", "NDFS"], "seconds": [10, 20, 8, 30]})
     verdict, text = P.claim_fig7(times)
-    assert verdict == "supported" and "2.00" in text
+    assert verdict == "holds" and "2.00" in text
     times.loc[3, "seconds"] = 5
-    assert P.claim_fig7(times)[0] == "partly supported"
-    assert P.claim_fig7(times[times["method"] != "NDFS"])[0] == "not evaluated"
+    assert P.claim_fig7(times)[0] == "partly holds"
+    assert P.claim_fig7(times[times["method"] != "NDFS"])[0] == "not run"
 
 
 def test_claims_markdown_lists_every_claim():
-    md = P.claims_markdown([("claim A", "supported", "numbers"), ("claim B", "not supported", "more")])
-    assert md.count("## ") == 2 and "**Verdict: not supported.**" in md
+    md = P.claims_markdown([("claim A", "holds", "numbers"), ("claim B", "does not hold", "more")])
+    assert md.count("## ") == 2 and "**Verdict: does not hold.**" in md
 
 
 # ---- figures ------------------------------------------------------------------------------------
@@ -249,4 +249,4 @@ def test_figures_have_one_titled_panel_per_dataset_and_a_legend():
     assert [t.get_text() for t in ax.get_xticklabels()] == ["LS", "NRFS-1", "NDFS"]
     X = np.random.default_rng(0).uniform(size=(20, 6))
     fig4 = P.figure4(X, np.repeat([0, 1], 10), np.array([0, 1]), np.arange(5, 10), np.array([0, 3]))
-    assert "1 of the 2 noisy" in fig4._suptitle.get_text()
+    assert "1 of the 2 noisy" in fig4.get_suptitle().replace("\n", " ")

@@ -169,16 +169,17 @@ def test_load_report_reads_what_the_paper_rules_wrote(tmp_path):
 
 
 def test_verdict_words_and_their_combination():
-    assert [S.normalise_verdict(v) for v in ("supported", "**partly supported**", "not reproduced", True, False,
-                                             "not evaluated")] == ["holds", "partly holds", "does not hold", "holds",
-                                                                   "does not hold", "not evaluated"]
-    with pytest.raises(ValueError, match="unknown verdict"):
-        S.normalise_verdict("mostly")
+    assert [S.normalise_verdict(v) for v in ("Holds", "**partly holds**", "does not hold", True, False,
+                                             "not run")] == ["holds", "partly holds", "does not hold", "holds",
+                                                             "does not hold", "not run"]
+    for retired in ("mostly", "supported", "reproduced", "not evaluated"):  # one vocabulary only
+        with pytest.raises(ValueError, match="unknown verdict"):
+            S.normalise_verdict(retired)
     assert S.combine_verdicts(["holds", "holds"]) == "holds"
     assert S.combine_verdicts(["does not hold", "does not hold"]) == "does not hold"
     assert S.combine_verdicts(["holds", "does not hold"]) == "partly holds"
-    assert S.combine_verdicts(["not evaluated", "holds"]) == "holds"
-    assert S.combine_verdicts(["not evaluated"]) == "not evaluated"
+    assert S.combine_verdicts(["not run", "holds"]) == "holds"
+    assert S.combine_verdicts(["not run"]) == "not run"
 
 
 def test_claims_are_mapped_by_id_and_parts_combined():
@@ -196,8 +197,8 @@ def test_claims_are_mapped_by_id_and_parts_combined():
     fig1 = rows.loc["KUDFS/Fig1"]
     assert fig1["outcome"] == "partly holds"
     assert "[Fig. 1 (gamma=0.001): does not hold] 0.94 vs 0.91 [Fig. 1 (gamma=1): holds] 0.67" in fig1["numbers"]
-    assert rows.loc["KUDFS/Fig2", "outcome"] == "not evaluated"  # no verdict computed for it
-    assert rows.loc["ILS/Fig1", "outcome"] == "not evaluated"  # that report folder built no claims.csv
+    assert rows.loc["KUDFS/Fig2", "outcome"] == "not run"  # no verdict computed for it
+    assert rows.loc["ILS/Fig1", "outcome"] == "not run"  # that report folder built no claims.csv
     assert "claims.csv is not built" in rows.loc["ILS/Fig1", "numbers"]
     assert (rows.loc[rows["paper"].isin(["ivfs", "nrfs"]), "outcome"] == "not run").all()
 
@@ -290,4 +291,6 @@ def test_scorecard_and_report_end_to_end(tmp_path, mirror):
         assert any(n.endswith("/" + item) for n in names), f"{item} missing from the report: {names}"
     assert "Kernel UDFS paper, <strong>Fig. 1</strong> reproduced" in html  # the captions, rendered
     assert "Kernel UDFS paper, <strong>Table 1</strong> reproduced" in html
+    assert "<strong>Fig. 1</strong> reproduced in reduced form (smoke protocol)" in html  # captions from the run
+    assert "on thyroid (the paper: ionosphere" in html and "Experiment <tt" in html
     assert "Scorecard of this run" in html and "Reproduction of four unsupervised feature selection" in html

@@ -1,4 +1,10 @@
-"""Figure helpers shared by every paper: one style, png + pdf, no pyplot global state."""
+"""Figure helpers shared by every paper: one style, png + pdf, no pyplot global state.
+
+Every figure is built the same way: :func:`panel_grid` gives the axes, the paper's code draws into
+them (:func:`plot_line` for curves, :func:`count_axis` for axes of feature counts), and
+:func:`finish` adds the shared legend and the title, wraps every title to the width it has and grows
+the canvas until every artist lies on it, so a figure of one panel is as readable as one of twelve.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,10 @@ import math
 import os
 from pathlib import Path
 
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.ticker import MaxNLocator
 
 from .data import atomic_path
 
@@ -30,39 +39,152 @@ METHOD_STYLE = {
     "KernelPCA": ("tab:blue", "s"),
     "KernelKMeans": ("tab:green", "D"),
 }
+# Curves drawn later in a panel are thinner, smaller and dashed, so a curve that coincides with an
+# earlier one shows as a thin line inside a thick one instead of hiding it.
+LINE_STYLES = ("-", "--", "-.", ":")
+# no-break spaces: a wrapped title never splits the note
+PROTOCOL_NOTES = {"full": "", "quick": "(quick\u00a0protocol)", "smoke": "(smoke\u00a0protocol)"}
+_MARGIN_IN = 2 / 72  # free margin kept around everything on the canvas (inches); the layout keeps 2/72 or more
 
 
-def method_style(method: str) -> dict:
-    """Matplotlib keyword arguments (colour, marker) for a method label; unknown labels get defaults."""
+def method_style(method: str, layer: int = 0) -> dict:
+    """Matplotlib keyword arguments for a method label (colour, marker) drawn as the ``layer``-th curve of a panel.
+
+    Unknown labels get matplotlib's colour cycle and a dot. Layer 0 is drawn widest; each later
+    layer is narrower, with smaller markers, another dash pattern and a higher z-order.
+    """
     color, marker = METHOD_STYLE.get(method, (None, "."))
-    return {"color": color, "marker": marker, "markersize": 4, "linewidth": 1.4, "label": method}
+    return {"color": color, "marker": marker, "markersize": max(8.0 - 2.5 * layer, 3.0),
+            "linewidth": max(3.0 - 1.0 * layer, 0.8), "linestyle": LINE_STYLES[layer % len(LINE_STYLES)],
+            "zorder": 2 + layer, "label": method}
 
 
-def panel_grid(n_panels: int, *, ncols: int = 4, panel_size=(3.4, 2.7)) -> tuple[Figure, list]:
-    """A figure with ``n_panels`` axes in rows of ``ncols``; spare axes are removed."""
+def plot_line(ax, x, y, method: str, layer: int = 0, **overrides):
+    """Plot one curve in the style of ``method`` as the ``layer``-th curve of its panel (see :func:`method_style`)."""
+    return ax.plot(x, y, **{**method_style(method, layer), **overrides})
+
+
+def count_axis(axis, label: str = "number of selected features") -> None:
+    """Label an axis of feature counts and give it integer ticks only, as many as its length has room for."""
+    axis.set_label_text(label)
+    axis.set_major_locator(MaxNLocator(nbins="auto", integer=True, min_n_ticks=2))
+
+
+def protocol_title(title: str, protocol: str = "full") -> str:
+    """``title`` with "(quick protocol)" or "(smoke protocol)" appended when the run is not the full protocol."""
+    if protocol not in PROTOCOL_NOTES:
+        raise ValueError(f"protocol must be one of {sorted(PROTOCOL_NOTES)}, got {protocol!r}.")
+    note = PROTOCOL_NOTES[protocol]
+    return f"{title} {note}" if note else title
+
+
+def panel_grid(n_panels: int, *, ncols: int = 4, panel_size=(3.4, 2.7), min_width: float = 6.4,
+               decorations: float = 0.8) -> tuple[Figure, list]:
+    """A figure with ``n_panels`` axes in rows of at most ``ncols``; spare axes are removed.
+
+    Each panel gets ``panel_size`` inches (axes with their labels), the figure ``decorations``
+    inches more for its title and legend, and at least ``min_width`` inches of width, so the title
+    and legend of one or two panels have room; :func:`finish` grows it if anything still overflows.
+    """
+    if n_panels < 1:
+        raise ValueError(f"n_panels must be at least 1, got {n_panels}.")
     ncols = min(ncols, n_panels)
     nrows = math.ceil(n_panels / ncols)
-    fig = Figure(figsize=(panel_size[0] * ncols, panel_size[1] * nrows), layout="constrained")
+    fig = Figure(figsize=(max(panel_size[0] * ncols, min_width), panel_size[1] * nrows + decorations),
+                 layout="constrained")
+    fig.get_layout_engine().set(w_pad=4 / 72, h_pad=4 / 72)  # outside legends sit at half of it from the edge
+    FigureCanvasAgg(fig)  # a canvas that can measure text, so finish() can wrap and fit
     axes = list(fig.subplots(nrows, ncols, squeeze=False).ravel())
     for ax in axes[n_panels:]:
         fig.delaxes(ax)
     return fig, axes[:n_panels]
 
 
-def shared_legend(fig: Figure, axes, *, max_columns: int | None = None, **kwargs) -> None:
-    """One legend below all panels with every label that appears in any panel, once, in first-seen order."""
+def shared_legend(fig: Figure, axes, **kwargs):
+    """One legend below all panels with every label of any panel, once, in first-seen order.
+
+    It gets as many columns as fit in the figure's width, so it wraps into several rows instead
+    of running off the canvas. Returns the legend (None when no panel has a labelled artist).
+    """
     entries = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             entries.setdefault(label, handle)
-    ncols = len(entries) if max_columns is None else min(len(entries), max_columns)
-    fig.legend(list(entries.values()), list(entries), loc="outside lower center", ncols=max(ncols, 1), **kwargs)
+    if not entries:
+        return None
+    kwargs.setdefault("fontsize", 8)
+    renderer = fig.canvas.get_renderer()
+    for ncols in range(len(entries), 0, -1):
+        legend = fig.legend(list(entries.values()), list(entries), loc="outside lower center", ncols=ncols, **kwargs)
+        if ncols == 1 or legend.get_window_extent(renderer).width <= fig.bbox.width - 2 * _MARGIN_IN * fig.dpi:
+            return legend
+        legend.remove()
+    return None  # unreachable: ncols == 1 always returns
 
 
-def save_figure(fig: Figure, *paths) -> None:
-    """Write the figure to every path (png at 200 dpi, pdf as vectors), each atomically."""
+def finish(fig: Figure, axes, *, title: str | None = None, protocol: str = "full", legend: bool = True,
+           legend_axes=None, title_size: float = 10, legend_size: float = 8) -> Figure:
+    """Complete a figure: shared legend, title (with the protocol's note), every title wrapped, canvas fitted.
+
+    ``legend_axes`` (default ``axes``) are the panels whose labelled artists make the shared legend.
+    Axes titles are wrapped to their panel's width, the figure title to the canvas width; then the
+    canvas grows until every artist (titles, labels, tick labels, legend) lies on it.
+    """
+    if legend:
+        shared_legend(fig, axes if legend_axes is None else legend_axes, fontsize=legend_size)
+    suptitle = None if title is None else fig.suptitle(protocol_title(title, protocol), fontsize=title_size)
+    fig.draw_without_rendering()  # lay out, so every panel has its final width
+    for ax in axes:
+        _wrap(ax.title, ax.bbox.width)
+    if suptitle is not None:
+        _wrap(suptitle, fig.bbox.width - 2 * _MARGIN_IN * fig.dpi)
+    fit_canvas(fig)
+    return fig
+
+
+def fit_canvas(fig: Figure, *, max_rounds: int = 6) -> None:
+    """Grow the canvas until every artist of ``fig`` lies on it with a margin of ``_MARGIN_IN`` inches."""
+    for _ in range(max_rounds):
+        fig.draw_without_rendering()
+        box = fig.get_tightbbox(fig.canvas.get_renderer())  # inches
+        width, height = fig.get_size_inches()
+        pad = _MARGIN_IN
+        grow_w = max(0.0, pad - box.x0) + max(0.0, box.x1 - width + pad)
+        grow_h = max(0.0, pad - box.y0) + max(0.0, box.y1 - height + pad)
+        if grow_w <= 1e-3 and grow_h <= 1e-3:
+            return
+        fig.set_size_inches(width + 2 * grow_w, height + 2 * grow_h)
+
+
+def _wrap(text, width_px: float) -> None:
+    """Re-break a Text artist's string into lines no wider than ``width_px`` (words are never split)."""
+    string = text.get_text()
+    if not string:
+        return
+    renderer = text.figure.canvas.get_renderer()
+    prop = FontProperties(size=text.get_fontsize(), weight=text.get_fontweight(), family=text.get_fontfamily())
+
+    def width(s):
+        return renderer.get_text_width_height_descent(s, prop, ismath=False)[0]
+
+    lines = []
+    for paragraph in string.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if line and width(candidate) > width_px:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    text.set_text("\n".join(lines))
+
+
+def save_figure(fig: Figure, *paths, dpi: int = 200) -> None:
+    """Write the figure to every path (png at ``dpi``, pdf as vectors), each atomically."""
     for path in paths:
         path = Path(path)
         tmp = atomic_path(path)
-        fig.savefig(tmp, dpi=200, format=path.suffix.lstrip("."))
+        fig.savefig(tmp, dpi=dpi, format=path.suffix.lstrip("."))
         os.replace(tmp, path)

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .papers import read_published
+from .papers import NOT_RUN, VERDICTS, read_published
 
 PAPERS = {
     "ivfs": "IVFS (Li, Wu & Li, AAAI 2020)",
@@ -60,25 +60,17 @@ KEYS = ["paper", "table", "dataset", "method", "metric"]
 
 # ---------------------------------------------------------------- claims: the papers' verdict files
 
-# the words the paper modules use -> the scorecard's verdict
-_VERDICT_WORDS = {
-    "holds": "holds", "supported": "holds", "reproduced": "holds",
-    "partly holds": "partly holds", "partly supported": "partly holds",
-    "does not hold": "does not hold", "not supported": "does not hold", "not reproduced": "does not hold",
-    "not evaluated": "not evaluated",
-}
 CLAIM_COLUMNS = ["id", "claim", "verdict", "numbers"]
 
 
 def normalise_verdict(verdict) -> str:
-    """A paper's verdict (True/False or one of its words, e.g. "partly supported") as the scorecard's:
-    holds, partly holds, does not hold or not evaluated."""
+    """A paper's verdict (True/False, or one of ``VERDICTS`` with any case and markdown bold) as the scorecard's."""
     if isinstance(verdict, (bool, np.bool_)):
-        return "holds" if verdict else "does not hold"
+        return VERDICTS[0] if verdict else VERDICTS[2]
     word = str(verdict).strip().strip("*").strip().lower()
-    if word not in _VERDICT_WORDS:
-        raise ValueError(f"unknown verdict {verdict!r}; known: {sorted(_VERDICT_WORDS)} or a bool.")
-    return _VERDICT_WORDS[word]
+    if word not in VERDICTS:
+        raise ValueError(f"unknown verdict {verdict!r}; known: {list(VERDICTS)} or a bool.")
+    return word
 
 
 def claims_frame(records) -> pd.DataFrame:
@@ -99,11 +91,11 @@ def claims_frame(records) -> pd.DataFrame:
 def combine_verdicts(verdicts) -> str:
     """One verdict from the verdicts of a claim's parts: all hold -> holds, none -> does not hold, else partly.
 
-    Parts not evaluated are left out while any part is evaluated.
+    Parts not run are left out while any part was judged.
     """
-    judged = [v for v in verdicts if v != "not evaluated"]
+    judged = [v for v in verdicts if v != NOT_RUN]
     if not judged:
-        return "not evaluated"
+        return NOT_RUN
     if all(v == "holds" for v in judged):
         return "holds"
     if all(v == "does not hold" for v in judged):
@@ -333,7 +325,7 @@ def claim_rows(reference: pd.DataFrame, runs: dict[str, list[ReportResults]], *,
             rows.append({**base, "report": "", "outcome": "not run", "numbers": "", "evidence": ""})
         for res in reports:
             verdict, numbers, evidence = _claim_verdict(res, claim.id)
-            if missing_data.get(claim.paper) and verdict != "not evaluated":
+            if missing_data.get(claim.paper) and verdict != NOT_RUN:
                 numbers += f" [Datasets not obtained, left out: {missing_data[claim.paper]}.]"
             rows.append({**base, "report": res.report, "outcome": verdict, "numbers": numbers, "evidence": evidence})
     return pd.DataFrame(rows, columns=["paper", "report", "claim_id", "table", "claim", "outcome", "numbers",
@@ -342,11 +334,11 @@ def claim_rows(reference: pd.DataFrame, runs: dict[str, list[ReportResults]], *,
 
 def _claim_verdict(res: ReportResults, claim_id: str) -> tuple[str, str, str]:
     if res.claims is None:
-        return ("not evaluated", f"results/{res.report}/claims.csv is not built: the experiments of this report "
+        return (NOT_RUN, f"results/{res.report}/claims.csv is not built: the experiments of this report "
                 "folder do not cover every study the claims need", "")
     parts = res.claims[res.claims["id"] == claim_id]
     if parts.empty:
-        return "not evaluated", "no verdict computed by this run (the numbers it needs are missing)", ""
+        return NOT_RUN, "no verdict computed by this run (the numbers it needs are missing)", ""
     verdict = combine_verdicts(parts["verdict"])
     if len(parts) == 1:
         numbers = parts["numbers"].iloc[0]
@@ -383,7 +375,7 @@ def _cell(text) -> str:
 
 def _overview(card: pd.DataFrame) -> list[str]:
     lines = ["| paper | results | published numbers | within tolerance | outside | not compared | claims: holds "
-             "| partly | does not hold | not evaluated / not run |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "| partly | does not hold | not run |", "|---|---|---|---|---|---|---|---|---|---|"]
     for paper, name in PAPERS.items():
         part = card[card["paper"] == paper]
         for report, group in part.groupby("report", sort=True):
@@ -395,7 +387,7 @@ def _overview(card: pd.DataFrame) -> list[str]:
                 f"| {int((out == 'within tolerance').sum())} | {int((out == 'outside tolerance').sum())} "
                 f"| {int((~out.isin(['within tolerance', 'outside tolerance'])).sum())} "
                 f"| {int((cv == 'holds').sum())} | {int((cv == 'partly holds').sum())} "
-                f"| {int((cv == 'does not hold').sum())} | {int(cv.isin(['not evaluated', 'not run']).sum())} |")
+                f"| {int((cv == 'does not hold').sum())} | {int((cv == NOT_RUN).sum())} |")
     return lines
 
 

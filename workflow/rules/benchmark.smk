@@ -20,6 +20,7 @@ rule benchmark_summary:
     wildcard_constraints:
         report=BENCHMARK_REPORT,
     params:
+        run=report_run,
         config=benchmark_params,
     log:
         "logs/benchmark/{report}/summary.log",
@@ -38,6 +39,8 @@ rule benchmark_heatmap:
         pdf="results/{report}/heatmap.pdf",
     wildcard_constraints:
         report=BENCHMARK_REPORT,
+    params:
+        run=report_run,
     log:
         "logs/benchmark/{report}/heatmap.log",
     conda:

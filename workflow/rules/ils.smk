@@ -70,6 +70,7 @@ rule ils_table1:
     output:
         paper_report("results/{report}/table1.md", "ils", "ils_table1"),
     params:
+        run=report_run,
         names=lambda w: experiment_datasets(ils_experiment(w.report, "uci")),
     log:
         "logs/ils/{report}/table1.log",
@@ -85,6 +86,8 @@ rule ils_variants:
         summary=ils_report_input("uci", "summary"),
     output:
         paper_report("results/{report}/variants.csv", "ils", "ils_variants"),
+    params:
+        run=report_run,
     log:
         "logs/ils/{report}/variants.log",
     conda:
@@ -129,6 +132,8 @@ rule ils_fig1:
         png=paper_report("results/{report}/fig1.png", "ils", "ils_fig1"),
         pdf="results/{report}/fig1.pdf",
     params:
+        run=report_run,
+        cv1nn=lambda w: config["experiments"][ils_experiment(w.report, "uci")]["metrics"]["cv1nn"],
         names=lambda w: experiment_datasets(ils_experiment(w.report, "uci")),
     log:
         "logs/ils/{report}/fig1.log",
@@ -146,6 +151,9 @@ rule ils_orl_figure:
         pdf="results/{report}/{figure}.pdf",
     wildcard_constraints:
         figure="fig2|fig3",
+    params:
+        run=report_run,
+        settings=lambda w: ils_figure_settings(w.report, w.figure),
     log:
         "logs/ils/{report}/{figure}.log",
     conda:
@@ -163,6 +171,8 @@ rule ils_claims:
     output:
         md=paper_report("results/{report}/claims.md", "ils", "ils_claims"),
         csv="results/{report}/claims.csv",
+    params:
+        run=report_run,
     log:
         "logs/ils/{report}/claims.log",
     conda:

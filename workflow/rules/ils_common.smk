@@ -17,6 +17,13 @@ def ils_experiment(report, study):
     return names[0] if names else None
 
 
+def ils_figure_settings(report, figure):
+    """Keyword arguments of ILS Fig. 2 (K-means runs per point) or Fig. 3 (random splits per point) from the config."""
+    if figure == "fig2":
+        return {"runs": config["experiments"][ils_experiment(report, "orl_clusters")]["metrics"]["kmeans"]["n_runs"]}
+    return {"n_splits": config["experiments"][ils_experiment(report, "orl_train_size")]["protocol"]["n_splits"]}
+
+
 def ils_only_dataset(name):
     """The single dataset of an ORL study (its protocol is about one face set)."""
     datasets = experiment_datasets(name)

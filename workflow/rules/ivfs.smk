@@ -126,6 +126,7 @@ rule ivfs_table1:
     wildcard_constraints:
         report=IVFS_REPORT,
     params:
+        run=report_run,
         config=ivfs_report_params,
     log:
         "logs/ivfs/{report}/table1.log",
@@ -145,6 +146,7 @@ rule ivfs_table2:
     wildcard_constraints:
         report=IVFS_REPORT,
     params:
+        run=report_run,
         config=ivfs_report_params,
     log:
         "logs/ivfs/{report}/table2.log",
@@ -167,6 +169,7 @@ rule ivfs_curve_figure:
         report=IVFS_REPORT,
         figure="fig2|fig3",
     params:
+        run=report_run,
         config=ivfs_report_params,
     log:
         "logs/ivfs/{report}/{figure}.log",
@@ -186,6 +189,7 @@ rule ivfs_fig4:
     wildcard_constraints:
         report=IVFS_REPORT,
     params:
+        run=report_run,
         config=ivfs_report_params,
     log:
         "logs/ivfs/{report}/fig4.log",
@@ -207,6 +211,8 @@ rule ivfs_claims:
         csv="results/{report}/claims.csv",
     wildcard_constraints:
         report=IVFS_REPORT,
+    params:
+        run=report_run,
     log:
         "logs/ivfs/{report}/claims.log",
     conda:

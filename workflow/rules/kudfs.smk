@@ -88,6 +88,7 @@ rule kudfs_table1:
         csv="results/{report}/table1.csv",
         md=paper_report("results/{report}/table1.md", "kudfs", "kudfs_table1"),
     params:
+        run=report_run,
         labels=lambda w: kudfs_setting_labels(kudfs_require(w.report, "table1")),
     wildcard_constraints:
         report=KUDFS_REPORT_RE,
@@ -106,8 +107,10 @@ rule kudfs_fig1:
         png=paper_report("results/{report}/fig1.png", "kudfs", "kudfs_fig1"),
         pdf="results/{report}/fig1.pdf",
     params:
+        run=report_run,
         labels=lambda w: list(kudfs_ratio_files(kudfs_require(w.report, "fig1"))),
         dataset=lambda w: experiment_datasets(kudfs_require(w.report, "fig1"))[0],
+        kernel=lambda w: kudfs_kernel_text(kudfs_require(w.report, "fig1")),
     wildcard_constraints:
         report=KUDFS_REPORT_RE,
     log:
@@ -146,6 +149,9 @@ rule kudfs_fig2:
         pdf="results/{report}/fig2.pdf",
     wildcard_constraints:
         report=KUDFS_REPORT_RE,
+    params:
+        run=report_run,
+        kernel=lambda w: kudfs_kernel_text(kudfs_require(w.report, "fig2")),
     log:
         "logs/kudfs/{report}/fig2.log",
     conda:
@@ -163,6 +169,7 @@ rule kudfs_claims:
         md=paper_report("results/{report}/claims.md", "kudfs", "kudfs_claims"),
         csv="results/{report}/claims.csv",
     params:
+        run=report_run,
         labels=lambda w: list(kudfs_ratio_files(kudfs_require(w.report, "fig1"))),
     wildcard_constraints:
         report=KUDFS_REPORT_RE,

@@ -46,6 +46,14 @@ def kudfs_kernel_sigma(name):
     return float(sigmas.pop())
 
 
+def kudfs_kernel_text(name):
+    """The kernel of the experiment's kernel UDFS in words (figure titles): its RBF width(s) sigma."""
+    sigmas = sorted({p.get("sigma") for m in kudfs_methods(name)
+                     for p in ex.settings_by_slug(config["experiments"][name], m).values()}, key=str)
+    return "RBF kernel, sigma = " + ", ".join(f"{s:g}" if s is not None else "kernel_const x largest distance"
+                                              for s in sigmas)
+
+
 def kudfs_setting_labels(name):
     """Params slug -> short label (the grid's keys, else the kernel and l2,1 parameters) of the kernel-UDFS settings."""
     labels = {}

@@ -41,6 +41,7 @@ rule nrfs_table1:
         csv="results/{folder}/table1.csv",
         md=paper_report("results/{folder}/table1.md", "nrfs", "nrfs_table1"),
     params:
+        run=report_run,
         n_features=lambda w: config["experiments"][nrfs_synthetic_experiment(w.folder)]["n_features"],
     log:
         "logs/nrfs_table1/{folder}.log",
@@ -59,6 +60,7 @@ rule nrfs_table2:
     output:
         paper_report("results/{folder}/table2.md", "nrfs", "nrfs_table2"),
     params:
+        run=report_run,
         names=lambda w: list(nrfs_dataset_owner(w.folder)),
     log:
         "logs/nrfs_table2/{folder}.log",
@@ -76,6 +78,8 @@ rule nrfs_fig1:
     output:
         png=paper_report("results/{folder}/fig1.png", "nrfs", "nrfs_fig1"),
         pdf="results/{folder}/fig1.pdf",
+    params:
+        run=report_run,
     log:
         "logs/nrfs_fig1/{folder}.log",
     conda:
@@ -113,6 +117,8 @@ rule nrfs_fig4:
     output:
         png=paper_report("results/{folder}/fig4.png", "nrfs", "nrfs_fig4"),
         pdf="results/{folder}/fig4.pdf",
+    params:
+        run=report_run,
     log:
         "logs/nrfs_fig4/{folder}.log",
     conda:
@@ -155,6 +161,7 @@ rule nrfs_fig5:
         pdf="results/{folder}/fig5.pdf",
         csv="results/{folder}/fig5.csv",
     params:
+        run=report_run,
         experiments=nrfs_real_configs,
         groups=nrfs_groups,
         names=lambda w: list(nrfs_dataset_owner(w.folder)),
@@ -176,6 +183,7 @@ rule nrfs_fig6:
         pdf="results/{folder}/fig6.pdf",
         csv="results/{folder}/fig6.csv",
     params:
+        run=report_run,
         experiments=nrfs_real_configs,
         groups=nrfs_groups,
     log:
@@ -196,6 +204,7 @@ rule nrfs_fig7:
         pdf="results/{folder}/fig7.pdf",
         csv="results/{folder}/fig7.csv",
     params:
+        run=report_run,
         experiments=nrfs_real_configs,
         groups=nrfs_groups,
     log:
@@ -215,6 +224,7 @@ rule nrfs_claims:
         md=paper_report("results/{folder}/claims.md", "nrfs", "nrfs_claims"),
         csv="results/{folder}/claims.csv",
     params:
+        run=report_run,
         groups=nrfs_groups,
     log:
         "logs/nrfs_claims/{folder}.log",

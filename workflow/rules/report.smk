@@ -14,6 +14,7 @@ rule scorecard:
         sources=lambda w: scorecard_sources(),
         excluded=EXCLUDED,
         tolerances=config["scorecard"]["tolerances"],
+        run=CAPTIONS.run_facts(config, config["run"]),
     log:
         "logs/scorecard.log",
     conda:

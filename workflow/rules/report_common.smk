@@ -1,6 +1,7 @@
 # The HTML report's helper (used in the paper rules' output sections, so included before them) and
 # the input functions of the scorecard (workflow/rules/report.smk).
 
+from ufskit import captions as CAPTIONS
 from ufskit import scorecard as SCORECARD
 
 
@@ -12,6 +13,15 @@ def paper_report(path, paper, caption):
     with the caption workflow/report/<caption>.rst (saying what it shows and which paper element it reproduces)."""
     return report(path, caption=f"../report/{caption}.rst", category=REPORT_CATEGORIES[paper],
                   subcategory=os.path.dirname(path))
+
+
+def report_run(wildcards):
+    """`params.run` of the paper rules with an output in the report, printed by its caption (ufskit.captions).
+
+    What produced the results folder - protocol, datasets, methods and settings, counts, repetitions.
+    """
+    folder = getattr(wildcards, "report", None) or wildcards.folder
+    return CAPTIONS.run_facts(config, report_experiments(folder))
 
 
 # ---- the scorecard ------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
 from ..experiments import not_run
-from ..plots import panel_grid
+from ..plots import finish, panel_grid
 from ..results import higher_is_better
 from ..selectors import SELECTORS
 
@@ -243,7 +243,7 @@ def _metric_table(summary: pd.DataFrame, metric: str, methods: list[str]) -> str
     return _md_table(["family", "dataset"] + methods, rows)
 
 
-def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame):
+def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full"):
     """Mean rank per method and metric, then per metric the rank on every dataset (a column per dataset)."""
     order = method_order(ranks)
     datasets = list(dict.fromkeys(summary["dataset"]))
@@ -273,10 +273,10 @@ def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame):
     for ax in axes:
         ax.set_yticks(range(len(order)), order, fontsize=7)
     fig.colorbar(image, ax=axes, shrink=0.4, label="rank (1 = best)")
-    fig.suptitle("Cross-paper benchmark: ranks of the selectors (value = mean over the evaluated feature counts; "
-                 "rows: best K-means and KNN mean rank first; blank = not run or not obtained; "
-                 "white lines: dataset families)", fontsize=10)
-    return fig
+    title = (f"Cross-paper benchmark on {len(datasets)} dataset{'s' * (len(datasets) > 1)}: ranks of the selectors "
+             "(value = mean over the evaluated feature counts; rows: best K-means and KNN mean rank first; "
+             "blank = not run or not obtained; white lines: dataset families)")
+    return finish(fig, axes, title=title, protocol=protocol, legend=False)
 
 
 def _matrix(ax, values: np.ndarray, norm: Normalize, *, fmt: str):

@@ -29,9 +29,10 @@ from scipy.stats import spearmanr
 from .. import metrics as M
 from ..experiments import method_settings, params_slug, resolve_params
 from ..graph import pairwise_sq_dists
-from ..plots import method_style, panel_grid
+from ..plots import count_axis, finish, panel_grid, plot_line
 from ..seeds import derive_seed
 from ..selectors import make_selector
+from . import verdict
 
 # study name -> the protocol keys it needs (each an int or a list of ints)
 STUDIES = {
@@ -239,7 +240,7 @@ def variants_table(curves: pd.DataFrame, orders: dict[str, tuple[np.ndarray, dic
 
 
 def _verdict(ok: bool, partly: bool = False) -> str:
-    return "**supported**" if ok else ("**partly supported**" if partly else "**not supported**")
+    return f"**{verdict(ok, partly)}**"
 
 
 def claim_variants(variants: pd.DataFrame, *, tol: float) -> str:
@@ -372,64 +373,78 @@ def claims_report(claims: list[dict], criteria: dict = CLAIM_CRITERIA) -> str:
 
 def _style(ax, title: str, ylabel: str) -> None:
     ax.set_title(title, fontsize=9)
-    ax.set_xlabel("number of selected features")
+    count_axis(ax.xaxis)
     ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
 
 
-def _plot_method(ax, group: pd.DataFrame, method: str, metric: str, label: str | None = None) -> None:
+def _plot_method(ax, group: pd.DataFrame, method: str, metric: str, layer: int, label: str | None = None) -> None:
     curve = _curve(group, method, metric)
-    style = method_style(method)
-    style["label"] = label or method
-    ax.plot(curve.index, curve.values, **style)
+    plot_line(ax, curve.index, curve.values, method, layer, label=label or method)
 
 
-def figure1(curves: pd.DataFrame, titles: dict[str, str]):
-    """Fig. 1: one panel per dataset, 1-NN accuracy against the number of features (IterativeLS-1, LS, Variance)."""
+def _with_drops(frame: pd.DataFrame) -> str:
+    """", IterativeLS with d = ..." for the d values (features dropped per iteration) its settings set, else ""."""
+    slugs = frame.loc[frame["method"] == ILS, "params"].unique()
+    if len(slugs) == 0 or not all(re.search(r"(?:^|_)n_drop=\d+", s) for s in slugs):
+        return ""
+    return ", IterativeLS with d = " + ", ".join(str(d) for d in sorted({_n_drop(s) for s in slugs}))
+
+
+def figure1(curves: pd.DataFrame, titles: dict[str, str], *, n_folds: int, n_repeats: int, protocol: str = "full"):
+    """Fig. 1: one panel per dataset, 1-NN accuracy against the number of features (IterativeLS-1, LS, Variance).
+
+    ``n_folds`` x ``n_repeats`` is the cross-validation that produced the accuracies (the paper's
+    10 x 10); it labels the y axis.
+    """
     datasets = sorted(curves["dataset"].unique())
     fig, axes = panel_grid(len(datasets))
+    cv = f"1-NN accuracy ({n_folds}-fold CV" + (f" x {n_repeats})" if n_repeats > 1 else ")")
     for ax, dataset in zip(axes, datasets):
         group = curves[curves["dataset"] == dataset]
-        for method, label in ((ILS, "IterativeLS"), (LS, LS), (VARIANCE, VARIANCE)):
-            _plot_method(ax, group, method, UCI_METRIC, label)
-        _style(ax, titles.get(dataset, dataset), "1-NN accuracy (10x10-fold CV)")
-    axes[0].legend(fontsize=8)
-    fig.suptitle("Fig. 1 reproduced: 1-NN accuracy (UCI, d = 1)", fontsize=10)
-    return fig
+        for layer, (method, label) in enumerate(((ILS, "IterativeLS"), (LS, LS), (VARIANCE, VARIANCE))):
+            _plot_method(ax, group, method, UCI_METRIC, layer, label)
+        _style(ax, titles.get(dataset, dataset), cv)
+    title = (f"Fig. 1 reproduced: 1-NN accuracy on {len(datasets)} UCI data set{'s' * (len(datasets) > 1)}"
+             + _with_drops(curves))
+    return finish(fig, axes, title=title, protocol=protocol)
 
 
-def figure2(curves: pd.DataFrame):
-    """Fig. 2: K-means ACC (top row) and NMI (bottom row) on ORL per number of clusters, LS vs IterativeLS."""
+def figure2(curves: pd.DataFrame, *, runs: int, protocol: str = "full"):
+    """Fig. 2: K-means ACC (top row) and NMI (bottom row) on ORL per number of clusters, LS vs IterativeLS.
+
+    ``runs``: the repetitions (people drawn, selection, K-means) each point averages.
+    """
     clusters = sorted(curves["n_clusters"].unique())
     fig, axes = panel_grid(2 * len(clusters), ncols=len(clusters))
     for row, (metric, name) in enumerate((("kmeans_acc", "clustering accuracy"), ("kmeans_nmi", "NMI (max)"))):
         for ax, c in zip(axes[row * len(clusters):], clusters):
             group = curves[(curves["n_clusters"] == c)]
-            for method, label in ((ILS, "IterativeLS"), (LS, LS)):
-                _plot_method(ax, group, method, metric, label)
+            for layer, (method, label) in enumerate(((ILS, "IterativeLS"), (LS, LS))):
+                _plot_method(ax, group, method, metric, layer, label)
             _style(ax, f"ORL, {c} clusters: {name}", name)
-    axes[0].legend(fontsize=8)
-    fig.suptitle("Fig. 2 reproduced: K-means on ORL (mean over repetitions)", fontsize=10)
-    return fig
+    title = f"Fig. 2 reproduced: K-means on ORL{_with_drops(curves)} (mean over {runs} runs)"
+    return finish(fig, axes, title=title, protocol=protocol)
 
 
-def figure3(curves: pd.DataFrame):
-    """Fig. 3: 1-NN test accuracy per training size, one curve per d (IterativeLS settings) plus LS."""
+def figure3(curves: pd.DataFrame, *, n_splits: int, protocol: str = "full"):
+    """Fig. 3: 1-NN test accuracy per training size, one curve per d (IterativeLS settings) plus LS.
+
+    ``n_splits``: the random training/test splits each point averages.
+    """
     sizes = sorted(curves["n_train"].unique())
     fig, axes = panel_grid(len(sizes), ncols=len(sizes))
     settings = sorted(curves.loc[curves["method"] == ILS, "params"].unique(), key=_n_drop)
     colours = colormaps["autumn"](np.linspace(0.0, 0.8, len(settings)))  # warm shades; LS stays blue
     for ax, t in zip(axes, sizes):
         group = curves[curves["n_train"] == t]
-        for colour, slug in zip(colours, settings):
+        for layer, (colour, slug) in enumerate(zip(colours, settings)):
             curve = group[(group["method"] == ILS) & (group["params"] == slug)].set_index("n_features")["mean"]
-            ax.plot(curve.index, curve.values, color=colour, marker="o", markersize=3, linewidth=1.2,
-                    label=f"IterativeLS d={_n_drop(slug)}")
-        _plot_method(ax, group, LS, "nn_acc")
+            plot_line(ax, curve.index, curve.values, ILS, layer, color=colour, label=f"IterativeLS d={_n_drop(slug)}")
+        _plot_method(ax, group, LS, "nn_acc", len(settings))
         _style(ax, f"ORL, {t} training images per person", "1-NN test accuracy")
-    axes[0].legend(fontsize=8)
-    fig.suptitle("Fig. 3 reproduced: 1-NN accuracy, several d", fontsize=10)
-    return fig
+    title = f"Fig. 3 reproduced: 1-NN accuracy on ORL for several d (mean over {n_splits} random splits)"
+    return finish(fig, axes, title=title, protocol=protocol)
 
 
 def _n_drop(slug: str) -> int:

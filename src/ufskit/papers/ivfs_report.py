@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib import colormaps
 
-from ..plots import method_style, panel_grid, shared_legend
+from ..plots import count_axis, finish, panel_grid, plot_line
 from ..results import higher_is_better
 from . import read_published  # noqa: F401  (re-exported for the scripts)
+from . import verdict as _verdict
 from .ivfs import fixed_slug, table_slugs
 
 IVFS = "IVFS-linf"
@@ -181,23 +183,22 @@ def curves(summary: pd.DataFrame, metric: str, *, info: dict, methods: dict, pro
     return pd.concat(out, ignore_index=True)
 
 
-def draw_curves(frame: pd.DataFrame, *, ylabel: str, title: str, reference: dict | None = None):
+def draw_curves(frame: pd.DataFrame, *, ylabel: str, title: str, reference: dict | None = None,
+                protocol: str = "full"):
     """One panel per dataset, one line per method; ``reference``: dataset -> published best of IVFS-linf."""
     datasets = list(dict.fromkeys(frame["dataset"]))
     fig, axes = panel_grid(len(datasets))
     for ax, dataset in zip(axes, datasets):
-        for method, curve in frame[frame["dataset"] == dataset].groupby("method", sort=False):
-            ax.plot(curve["n_features"], curve["mean"], **method_style(method))
+        for layer, (method, curve) in enumerate(frame[frame["dataset"] == dataset].groupby("method", sort=False)):
+            plot_line(ax, curve["n_features"], curve["mean"], method, layer)
         if reference and reference.get(dataset) is not None:
             ax.axhline(reference[dataset], color="tab:red", linestyle=":", linewidth=1,
                        label="IVFS-linf, published best")
         ax.set_title(dataset)
-        ax.set_xlabel("number of selected features")
+        count_axis(ax.xaxis)
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.3)
-    shared_legend(fig, axes)
-    fig.suptitle(title)
-    return fig
+    return finish(fig, axes, title=title, protocol=protocol)
 
 
 # ---------------------------------------------------------------- Fig. 4
@@ -236,31 +237,28 @@ def fig4_frame(summary: pd.DataFrame, settings: dict, *, method: str = IVFS) -> 
 FIG4_LABELS = {"Linf": "||D - D_F||_inf", "L2": "||D - D_F||_2", "knn_acc": "KNN accuracy"}
 
 
-def draw_fig4(frame: pd.DataFrame):
+def draw_fig4(frame: pd.DataFrame, *, protocol: str = "full"):
     """One panel per metric: relative performance against n~/n, one line per k."""
     metrics = [m for m in FIG4_METRICS if m in set(frame["metric"])]
     fig, axes = panel_grid(len(metrics), ncols=3)
-    markers = "os^Dv"
+    colours = colormaps["viridis"](np.linspace(0.0, 0.85, max(1, frame["n_subsets"].nunique())))
     for ax, metric in zip(axes, metrics):
         part = frame[frame["metric"] == metric]
-        for i, (k, line) in enumerate(part.groupby("n_subsets")):
+        for layer, (k, line) in enumerate(part.groupby("n_subsets")):
             line = line.sort_values("subset_samples")
-            ax.plot(line["subset_samples"], line["relative"], marker=markers[i % 5], label=f"k = {k}")
+            plot_line(ax, line["subset_samples"], line["relative"], "IVFS-linf", layer, color=colours[layer],
+                      marker="os^Dv"[layer % 5], label=f"k = {k}")
         ax.axhline(1.0, color="gray", linestyle=":", linewidth=1)
         ax.set_title(f"relative {FIG4_LABELS.get(metric, metric)}")
         ax.set_xlabel("sub-sampling ratio n~/n")
         ax.set_ylabel("relative performance")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize="small")
-    fig.suptitle("IVFS-linf: performance relative to the largest k and n~/n (= 1), mean over datasets, counts, d~")
-    return fig
+    title = ("Fig. 4: IVFS-linf's performance relative to the largest k and n~/n (= 1), "
+             "mean over datasets, counts and d~")
+    return finish(fig, axes, title=title, protocol=protocol)
 
 
 # ---------------------------------------------------------------- claims
-
-
-def _verdict(ok: bool) -> str:
-    return "reproduced" if ok else "not reproduced"
 
 
 def claims(t1: pd.DataFrame, t2: pd.DataFrame, fig2: pd.DataFrame, fig3: pd.DataFrame, fig4: pd.DataFrame

@@ -23,12 +23,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter
 from sklearn.decomposition import KernelPCA
 
 from .. import metrics as M
 from ..cluster import KernelKMeans
 from ..kernels import distance_ratio, rbf_kernel
-from ..plots import method_style, panel_grid, shared_legend
+from ..plots import count_axis, finish, method_style, panel_grid, plot_line
 from ..scorecard import claims_frame
 from ..seeds import derive_seed
 from ..validation import check_data
@@ -224,50 +225,57 @@ def fig2_curves(kernel: pd.DataFrame, competitors: pd.DataFrame, dims: dict, lab
 # ---------------------------------------------------------------- figures
 
 
-def figure1(curves: dict[str, pd.DataFrame], dataset: str):
-    """Fig. 1: distance ratio vs number of kernel features, unordered and ordered per setting, all as dashed."""
+def figure1(curves: dict[str, pd.DataFrame], dataset: str, *, kernel: str = "RBF kernel", protocol: str = "full"):
+    """Fig. 1: distance ratio vs number of kernel features, unordered and ordered per setting, all as dashed.
+
+    ``kernel`` names the kernel that ran (e.g. "RBF kernel, sigma = 1"), for the title.
+    """
     first = next(iter(curves.values()))
     for label, c in curves.items():
         if not np.allclose(c["unordered"], first["unordered"], rtol=1e-10, atol=0):
             raise ValueError(f"Fig. 1 settings must share one kernel; {label!r} differs.")
     fig, (ax,) = panel_grid(1, panel_size=(5.6, 3.8))
-    ax.plot(first["n_features"], first["unordered"], color="tab:red", linewidth=1.4, label="unordered kernel features")
-    for (label, c), color in zip(curves.items(), ("tab:blue", "tab:cyan", "tab:purple", "tab:olive")):
-        ax.plot(c["n_features"], c["ordered"], color=color, linewidth=1.4, label=f"ordered by kernel UDFS, {label}")
+    plot_line(ax, first["n_features"], first["unordered"], "unordered", 0, color="tab:red", marker=None,
+              label="unordered kernel features")
+    colours = ("tab:blue", "tab:cyan", "tab:purple", "tab:olive")
+    for layer, ((label, c), color) in enumerate(zip(curves.items(), colours), 1):
+        plot_line(ax, c["n_features"], c["ordered"], label, layer, color=color, marker=None,
+                  label=f"ordered by kernel UDFS, {label}")
     ax.axhline(first["all_features"].iloc[0], color="black", linestyle="--", linewidth=1.2,
                label="all kernel features")
     ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))  # counts: 1, 10, 100
     ax.set_xlabel("number of kernel features (log scale)")
     ax.set_ylabel("distance ratio (within / between)")
-    ax.set_title(f"Fig. 1: distance ratio on {dataset} (RBF, sigma = 1)")
-    ax.legend(fontsize=7, loc="best")
     ax.grid(alpha=0.3)
-    return fig
+    return finish(fig, [ax], title=f"Fig. 1: distance ratio on {dataset}, {kernel}", protocol=protocol)
 
 
-def figure2(curves: pd.DataFrame, published: pd.DataFrame | None = None):
-    """Fig. 2: ACC vs number of selected features per dataset (kernel UDFS, Kernel PCA, Kernel K-means)."""
+def figure2(curves: pd.DataFrame, published: pd.DataFrame | None = None, *, kernel: str = "RBF kernel",
+            protocol: str = "full"):
+    """Fig. 2: ACC vs number of selected features per dataset (kernel UDFS, Kernel PCA, Kernel K-means).
+
+    ``kernel`` names the kernel that ran (e.g. "RBF kernel, sigma = 1"), for the title.
+    """
     datasets = list(dict.fromkeys(curves["dataset"]))
     fig, axes = panel_grid(len(datasets), ncols=3)
     for ax, ds in zip(axes, datasets):
         part = curves[curves["dataset"] == ds]
-        for method, label in ((KUDFS, "kernel UDFS (tuned)"), (KPCA, "Kernel PCA")):
+        for layer, (method, label) in enumerate(((KUDFS, "kernel UDFS (tuned)"), (KPCA, "Kernel PCA"))):
             line = part[part["method"] == method]
-            ax.plot(line["n_features"], 100 * line["acc"], **{**method_style(method), "label": label})
+            plot_line(ax, line["n_features"], 100 * line["acc"], method, layer, label=label)
         kkm = part[part["method"] == KKMEANS]["acc"]
         if not kkm.empty:
-            ax.axhline(100 * kkm.iloc[0], **{**method_style(KKMEANS), "marker": None, "linestyle": "--",
+            ax.axhline(100 * kkm.iloc[0], **{**method_style(KKMEANS, 2), "marker": None, "linestyle": "--",
                                              "label": "Kernel K-means (all features)"})
         if published is not None and ds in published.index:
             ax.axhline(published.loc[ds, "kernel_udfs"], color="gray", linestyle=":", linewidth=1.0,
                        label="published Table 1 (kernel UDFS, best)")
         ax.set_title(ds)
-        ax.set_xlabel("number of selected features")
+        count_axis(ax.xaxis)
         ax.set_ylabel("clustering accuracy (%)")
         ax.grid(alpha=0.3)
-    shared_legend(fig, axes, max_columns=2 * len(axes), fontsize=8)
-    fig.suptitle("Fig. 2: K-means accuracy, RBF kernel with sigma = 1", fontsize=10)
-    return fig
+    return finish(fig, axes, title=f"Fig. 2: K-means accuracy, {kernel}", protocol=protocol)
 
 
 # ---------------------------------------------------------------- claims

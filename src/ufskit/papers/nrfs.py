@@ -9,15 +9,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import scipy.linalg
+from matplotlib import colormaps
 
 from .. import metrics as M
 from ..experiments import settings_by_slug
 from ..graph import pairwise_sq_dists
-from ..plots import method_style, panel_grid
+from ..plots import count_axis, finish, method_style, panel_grid, plot_line
 from ..seeds import derive_seed
 from ..selectors import make_selector
 from ..selectors.nrfs import adaptive_sigma
-from . import read_published  # noqa: F401  (re-exported for the scripts)
+from . import NOT_RUN, read_published  # noqa: F401  (read_published: re-exported for the scripts)
+from . import verdict as _verdict
 
 PAPER_Q = 50  # Sec. VI-A: q = 50 for Fig. 5 and Fig. 7
 REFERENCES = ("K-means", "NJW")  # Table I rows that cluster all features (no selection)
@@ -276,16 +278,7 @@ CLUSTER_COLORS = ("tab:red", "tab:blue", "tab:olive", "tab:green")
 NOISE_COLOR = "tab:purple"
 
 
-def _legend_below(fig, axes, ncol: int = 7) -> None:
-    """One legend for the whole figure, under the panels (labels shared by several panels listed once)."""
-    handles = {}
-    for ax in axes:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            handles.setdefault(label, handle)
-    fig.legend(handles.values(), handles.keys(), loc="outside lower center", ncol=min(ncol, len(handles)), fontsize=7)
-
-
-def _scatter_planes(X, y, noisy, title: str, highlight=None, planes=((0, 1), (2, 3), (4, 5))):
+def _scatter_planes(X, y, noisy, title: str, highlight=None, planes=((0, 1), (2, 3), (4, 5)), protocol: str = "full"):
     fig, axes = panel_grid(len(planes), ncols=len(planes), panel_size=(3.6, 3.2))
     normal = np.ones(X.shape[0], dtype=bool)
     normal[noisy] = False
@@ -300,70 +293,81 @@ def _scatter_planes(X, y, noisy, title: str, highlight=None, planes=((0, 1), (2,
         ax.set_xlabel(f"f{a + 1}")
         ax.set_ylabel(f"f{b + 1}")
         ax.set_title(f"f{a + 1} vs f{b + 1}")
-    _legend_below(fig, axes[:1])
-    fig.suptitle(title)
-    return fig
+    return finish(fig, axes, title=title, protocol=protocol, legend_axes=axes[:1])
 
 
-def figure1(X, y, noisy):
+def figure1(X, y, noisy, *, protocol: str = "full"):
     """Fig. 1: the synthetic data in the (f1, f2), (f3, f4) and (f5, f6) planes, noisy instances in purple."""
-    return _scatter_planes(X, y, noisy, "Fig. 1: synthetic data (4 clusters, noisy instances in purple)")
+    n_clusters = len(np.unique(np.delete(y, noisy)))
+    title = (f"Fig. 1: synthetic data ({X.shape[0]} instances, {X.shape[1]} features, {n_clusters} clusters, "
+             f"{len(noisy)} noisy instances in purple)")
+    return _scatter_planes(X, y, noisy, title, protocol=protocol)
 
 
-def figure4(X, y, noisy, representatives, removed):
+def figure4(X, y, noisy, representatives, removed, *, protocol: str = "full"):
     """Fig. 4: the representatives NRFS keeps (circled) after dropping the FDD-flagged instances."""
     true_removed = np.intersect1d(noisy, removed).size
     title = (f"Fig. 4: {len(representatives)} representatives (circled)\n"
              f"FDD removed {len(removed)} instances, {true_removed} of the {len(noisy)} noisy ones")
-    return _scatter_planes(X, y, noisy, title, highlight=representatives, planes=((0, 1), (2, 3)))
+    return _scatter_planes(X, y, noisy, title, highlight=representatives, planes=((0, 1), (2, 3)), protocol=protocol)
 
 
 def _panel_order(datasets, groups: dict):
     return sorted(datasets, key=lambda d: (groups.get(d, "") != "microarray", d))
 
 
-def figure5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict):
+def _panel_title(ax, dataset: str, groups: dict) -> None:
+    ax.set_title(f"{groups.get(dataset, '')}: {dataset}".lstrip(": "))
+
+
+def _counts_text(counts) -> str:
+    counts = sorted({int(c) for c in counts})
+    return ", ".join(map(str, counts)) if len(counts) <= 4 else f"{counts[0]}, {counts[1]}, ..., {counts[-1]}"
+
+
+def figure5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict, *, protocol: str = "full"):
     """Fig. 5: NMI against the number of selected features, one panel per dataset, all-feature K-means dashed."""
     datasets = _panel_order(curves["dataset"].unique(), groups)
     fig, axes = panel_grid(len(datasets), ncols=4)
     for ax, dataset in zip(axes, datasets):
         sub = curves[curves["dataset"] == dataset]
-        for method in [m for m in FIG5_ORDER if m in set(sub["method"])] + sorted(set(sub["method"]) - set(FIG5_ORDER)):
+        methods = [m for m in FIG5_ORDER if m in set(sub["method"])] + sorted(set(sub["method"]) - set(FIG5_ORDER))
+        for layer, method in enumerate(methods):
             line = sub[sub["method"] == method].sort_values("n_features")
-            ax.plot(line["n_features"], line["nmi"], **method_style(method))
+            plot_line(ax, line["n_features"], line["nmi"], method, layer)
         ref = kmeans_all[kmeans_all["dataset"] == dataset]["nmi"]
         if len(ref):
             ax.axhline(ref.mean(), color="black", linestyle="--", linewidth=1, label="K-means (all features)")
-        ax.set_xlabel("# features")
+        count_axis(ax.xaxis, "# features")
         ax.set_ylabel("NMI")
-        ax.set_title(f"{groups.get(dataset, '')}: {dataset}".lstrip(": "))
-    _legend_below(fig, axes)
-    fig.suptitle("Fig. 5: K-means NMI on the selected features")
-    return fig
+        _panel_title(ax, dataset, groups)
+    title = (f"Fig. 5: K-means NMI at {_counts_text(curves['n_features'])} selected features, "
+             f"{len(datasets)} dataset{'s' * (len(datasets) > 1)}")
+    return finish(fig, axes, title=title, protocol=protocol)
 
 
-def figure6(qcurves: pd.DataFrame, groups: dict):
+def figure6(qcurves: pd.DataFrame, groups: dict, *, protocol: str = "full"):
     """Fig. 6: NRFS's NMI for each q, one panel per dataset."""
     datasets = _panel_order(qcurves["dataset"].unique(), groups)
     fig, axes = panel_grid(max(1, len(datasets)), ncols=4)
-    markers = "os^Dv<>"
+    colours = colormaps["viridis"](np.linspace(0.0, 0.85, max(1, qcurves["q"].nunique())))
     for ax, dataset in zip(axes, datasets):
         sub = qcurves[qcurves["dataset"] == dataset]
-        for i, (q, line) in enumerate(sub.groupby("q")):
+        for layer, (q, line) in enumerate(sub.groupby("q")):
             line = line.sort_values("n_features")
-            ax.plot(line["n_features"], line["nmi"], marker=markers[i % len(markers)], markersize=4, label=f"q={q}")
-        ax.set_xlabel("# features")
+            plot_line(ax, line["n_features"], line["nmi"], "NRFS", layer, color=colours[layer],
+                      marker="os^Dv<>"[layer % 7], label=f"q={q}")
+        count_axis(ax.xaxis, "# features")
         ax.set_ylabel("NMI")
-        ax.set_title(f"{groups.get(dataset, '')}: {dataset}".lstrip(": "))
-    if datasets:
-        _legend_below(fig, axes)
-    else:
+        _panel_title(ax, dataset, groups)
+    if not datasets:
         axes[0].text(0.5, 0.5, "no dataset was run at several q", ha="center", va="center")
-    fig.suptitle("Fig. 6: NRFS across feature-neighbourhood sizes q")
-    return fig
+    qs = ", ".join(map(str, sorted(qcurves["q"].unique())))
+    return finish(fig, axes, title=f"Fig. 6: NRFS across feature-neighbourhood sizes q{' = ' + qs if qs else ''}",
+                  protocol=protocol)
 
 
-def figure7(times: pd.DataFrame, groups: dict):
+def figure7(times: pd.DataFrame, groups: dict, *, protocol: str = "full"):
     """Fig. 7: mean fit time of each algorithm, one panel per dataset (NRFS = NRFS-1, with sampling)."""
     datasets = _panel_order(times["dataset"].unique(), groups)
     fig, axes = panel_grid(len(datasets), ncols=4)
@@ -374,23 +378,19 @@ def figure7(times: pd.DataFrame, groups: dict):
         ax.bar(range(len(methods)), sub.loc[methods, "seconds"], color=colors)
         ax.set_xticks(range(len(methods)), [("NRFS-1" if m == "NRFS" else m) for m in methods], rotation=45, fontsize=7)
         ax.set_ylabel("seconds per fit")
-        ax.set_title(f"{groups.get(dataset, '')}: {dataset}".lstrip(": "))
-    fig.suptitle("Fig. 7: running time (one thread per fit; NRFS-1 with sampling, NRFS-2 without)")
-    return fig
+        _panel_title(ax, dataset, groups)
+    return finish(fig, axes, title="Fig. 7: running time (one thread per fit; NRFS-1 with sampling, NRFS-2 without)",
+                  protocol=protocol, legend=False)
 
 
 # ---- claims ---------------------------------------------------------------------------------
-
-
-def _verdict(ok: bool, partly: bool = False) -> str:
-    return "supported" if ok else ("partly supported" if partly else "not supported")
 
 
 def claim_table1(table: pd.DataFrame) -> tuple[str, str]:
     nrfs = table[table["method"] == "NRFS"]
     others = table[table["method"] != "NRFS"]
     if nrfs.empty:
-        return "not evaluated", "NRFS missing from Table I."
+        return NOT_RUN, "NRFS missing from Table I."
     r = nrfs.iloc[0]
     picks = min(r.informative_share_all, r.informative_share_normal)
     nrfs_ok = picks == 1.0 and min(r.nmi_all, r.nmi_normal) >= 0.99
@@ -422,7 +422,7 @@ def claim_fig5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict) -> 
     means["K-means"] = kmeans_all.groupby("dataset")["nmi"].mean()
     rivals = [c for c in ("LS", "SPEC", "MCFS", "NDFS", "K-means") if c in means]
     if "NRFS" not in means or not rivals:
-        return "not evaluated", "NRFS or its competitors missing."
+        return NOT_RUN, "NRFS or its competitors missing."
     best = means["NRFS"] >= means[rivals].max(axis=1)
     winners = ", ".join(d for d in means.index if best[d]) or "none"
     parts = [f"NRFS has the highest mean NMI (over the feature counts) on {int(best.sum())} of {len(best)} datasets "
@@ -445,7 +445,7 @@ def claim_fig5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict) -> 
 
 def claim_fig6(qcurves: pd.DataFrame, tolerance: float = 0.05) -> tuple[str, str]:
     if qcurves.empty:
-        return "not evaluated", "no dataset was run at several q."
+        return NOT_RUN, "no dataset was run at several q."
     means = qcurves.groupby(["dataset", "q"])["nmi"].mean().unstack("q")
     spread = means.max(axis=1) - means.min(axis=1)
     ranges = ", ".join(f"{d} {v:.3f}" for d, v in spread.items())
@@ -457,7 +457,7 @@ def claim_fig7(times: pd.DataFrame) -> tuple[str, str]:
     total = times.pivot(index="dataset", columns="method", values="seconds").dropna(axis=0, how="any").sum()
     needed = {"NRFS", "NRFS-2", "MCFS", "NDFS"}
     if not needed <= set(total.index):
-        return "not evaluated", f"missing timings for {sorted(needed - set(total.index))}."
+        return NOT_RUN, f"missing timings for {sorted(needed - set(total.index))}."
     speedup = total["NRFS-2"] / total["NRFS"]
     vs_mcfs = total["NRFS"] / total["MCFS"]
     vs_ndfs = total["NDFS"] / total["NRFS"]
