@@ -48,7 +48,7 @@ DATASETS = {
     "RELATHE": "microarray/RELATHE.mat",
 }
 METHODS = ("LaplacianScore", "SPEC", "MCFS", "NDFS", "UDFS")
-OURS = {"MCFS": {"n_features_to_select": 300}}
+OURS = {"MCFS": {"max_nonzero": 300}}
 N_SELECTED = 300
 N_CLUSTERS = 5
 
