@@ -100,7 +100,7 @@ def test_high_dimensional_input_forms_no_d_by_d_matrix():
 @pytest.mark.parametrize(
     ("params", "X", "match"),
     [
-        ({}, np.c_[np.arange(10.0), np.ones(10)], "constant"),
+        ({}, np.ones((10, 2)), "no varying feature"),
         ({}, np.array([[0.0, np.nan]] * 10), "NaN"),
         ({"n_neighbors": 10}, np.random.default_rng(0).standard_normal((10, 3)), "n_neighbors"),
         ({"n_neighbors": 2.5}, np.random.default_rng(0).standard_normal((10, 3)), "n_neighbors"),
