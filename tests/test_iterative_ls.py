@@ -32,11 +32,15 @@ def naive_ils(X, n_drop, variant, s):
         cand = cols if variant == 1 else np.arange(d)
         ranked = cand[np.argsort(laplacian_score(X[:, cand], W), kind="stable")]
         m = max(cols.size - n_drop, target)
+        # the features this round drops that were kept before it (variant 2 also re-drops returned ones)
+        dropped.append([f for f in ranked[m:] if kept[f]])
         kept = np.zeros(d, dtype=bool)
         kept[ranked[:m]] = True
-        dropped.append(ranked[m:])
         if m <= target:
-            return np.concatenate([np.flatnonzero(kept)] + dropped[::-1]) if variant == 1 else ranked
+            order = list(ranked[:m])  # then the last dropped first; a feature dropped twice counts once, last
+            for round_dropped in dropped[::-1]:
+                order += [f for f in round_dropped if f not in order]
+            return np.array(order)
 
 
 # ---------------------------------------------------------------- equivalence with LS and the direct loop

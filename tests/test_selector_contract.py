@@ -20,6 +20,7 @@ import pytest
 from numpy.testing import assert_array_equal
 from protocol_params import SNAPSHOT, protocol_params
 from selector_checks import make_planted
+from test_iterative_ls import planted_readmission
 from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -183,18 +184,18 @@ def test_ranking_is_the_selection_for_every_h(name, extra):
         support = at_h.get_support()
         assert_array_equal(support, at_h.ranking_ <= h)
         assert_array_equal(at_h.transform(X), X[:, support])
-        if nested:
+        if nested or h >= full._n_selected(d):  # IterativeLS-2 above s: nested unless a feature came back
             assert_array_equal(full.ranking_ <= h, support, err_msg=f"h = {h}")
         if subsets:
             assert_array_equal(np.sort(subsets[h]), np.flatnonzero(support), err_msg=f"subsets, h = {h}")
 
 
 def test_iterative_ls_2_is_not_nested():
-    """Why IterativeLS-2 is exempt above: a feature dropped at size h + 1 returns at size h."""
-    X = make_planted(n_samples=40, n_informative=4, n_noise=12, random_state=0).X
-    est = IterativeLaplacianScore(variant=2).fit(X)
-    subsets = {h: set(s) for h, s in est.subsets(range(1, X.shape[1] + 1)).items()}
-    assert any(not subsets[h] <= subsets[h + 1] for h in range(1, X.shape[1]))
+    """Why IterativeLS-2 is exempt above: a feature dropped on the way to 4 features returns at 3."""
+    X = planted_readmission(0)
+    est = IterativeLaplacianScore(variant=2, n_drop=21).fit(X)
+    subsets = {h: set(s) for h, s in est.subsets([3, 4]).items()}
+    assert 0 in subsets[3] and 0 not in subsets[4]
 
 
 # ---- (d) planted structure at default parameters -------------------------------------------------------

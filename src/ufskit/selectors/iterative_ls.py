@@ -17,8 +17,11 @@ Laplacian score (He et al. 2005) and discards the ``n_drop`` worst:
   every feature, so the best s may include a feature outside the s + 1 kept
   before (the paper's point of variant 2). No single order has all of them as
   prefixes, so ``ranking_`` follows the largest size, s: ``ranking_ <= s`` is
-  the selection; a smaller h is ``subsets([h])`` (equal to the selection of a
-  fit with ``n_features_to_select=h``), not ``ranking_ <= h``.
+  the selection (in the final round's order); then come the features in
+  reverse order of elimination, so ``ranking_ <= h`` is also the kept set at
+  every h > s as long as no feature came back above s. A smaller h is
+  ``subsets([h])`` (equal to the selection of a fit with
+  ``n_features_to_select=h``), not ``ranking_ <= h``.
 
 The squared distances on the kept features are not recomputed each round: the
 Gram matrix of the kept columns is updated by one product over the columns
@@ -84,10 +87,7 @@ class IterativeLaplacianScore(ScoreSelector):
         self._fit_X = X  # subsets() continues the elimination below the fitted size
         self.n_rounds_ = len(dropped)
         self.kept_history_ = self._to_full(np.asarray(history), False, axis=1)
-        if self.variant == 1:  # the last survivor first, then each round's dropped by that round's LS
-            order = np.concatenate([ranked[:m_new]] + dropped[::-1])
-        else:
-            order = ranked
+        order = _survival_order(ranked[:m_new], dropped, history)
         # in all d features: the flat columns fit leaves unscored come last
         self.survival_order_ = np.concatenate([self._scored[order], self.degenerate_features_])
         scores = np.empty(d)
@@ -142,6 +142,25 @@ class IterativeLaplacianScore(ScoreSelector):
             out.update({c: self._scored[ranked[:c]] for c in counts if m_new <= c < size})
             size = m_new
         return out
+
+
+def _survival_order(final: np.ndarray, dropped: list[np.ndarray], history: list[np.ndarray]) -> np.ndarray:
+    """Features best-first: the final kept set, then each round's newly dropped, last round first.
+
+    ``dropped[t]``: the features round t did not keep, by its LS; ``history[t]``:
+    the kept set before round t. A feature is placed at the last round that
+    dropped it while it was kept (variant 2 may drop, readmit and drop again),
+    ordered within a round by that round's LS. For variant 1 (nothing
+    returns) this is the order of survival.
+    """
+    placed = np.zeros(history[0].size, dtype=bool)
+    placed[final] = True
+    parts = [final]
+    for t in reversed(range(len(dropped))):
+        new = dropped[t][history[t][dropped[t]] & ~placed[dropped[t]]]
+        placed[new] = True
+        parts.append(new)
+    return np.concatenate(parts)
 
 
 class _KeptGram:
