@@ -135,7 +135,7 @@ def test_large_and_small_valid_scales_give_finite_scores(name, scale):
     assert np.unique(est.scores_).size > 1, "all scores tie: the ranking is column order"
 
 
-@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("n", [2, 3, 6])
 @pytest.mark.parametrize("name", NAMES)
 def test_tiny_n_fits_or_names_the_limit(name, n):
     est = default(name)

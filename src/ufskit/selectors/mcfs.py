@@ -91,6 +91,9 @@ class MCFS(ScoreSelector):
     def _score(self, X):
         n_clusters = check_int(self.n_clusters, "n_clusters")
         n_neighbors = check_int(self.n_neighbors, "n_neighbors")
+        if n_clusters > X.shape[0] - 2:
+            raise ValueError(f"n_clusters={n_clusters} eigenvectors need more samples: a graph on {X.shape[0]} "
+                             f"samples has at most n_samples - 2 = {X.shape[0] - 2} non-trivial ones.")
         cardinalities = self._cardinalities(X.shape[1])
         W = knn_graph(X, n_neighbors=n_neighbors, weight=self.weight, sigma=self.sigma)
         # the LARS tolerances are absolute: run it on X scaled by a power of 2 (exact) to unit RMS, then
