@@ -9,10 +9,10 @@ Laplacian score (He et al. 2005) and discards the ``n_drop`` worst:
   exactly what the paper's run stopped at s would keep);
 * variant 2 (IterativeLS-2) scores *all* features each round and keeps the
   best (current size - n_drop) of them, so a discarded feature may come back;
-  it stops at s = ``n_features_to_select`` features and its ranking is the
-  final round's ranking of all features (its best s are the kept set);
-  ``subsets(counts)`` gives the kept set of every stopping size from one
-  elimination, for evaluating many sizes. These kept sets are not nested: the
+  it stops at s = ``n_features_to_select`` features, the best s of its
+  ranking being the kept set; ``subsets(counts)`` gives the kept set of
+  every stopping size from one elimination, for evaluating many sizes.
+  These kept sets are not nested: the
   round that goes from s + 1 to s features rebuilds the graph and rescores
   every feature, so the best s may include a feature outside the s + 1 kept
   before (the paper's point of variant 2). No single order has all of them as
