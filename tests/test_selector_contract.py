@@ -20,9 +20,9 @@ import pytest
 from numpy.testing import assert_array_equal
 from protocol_params import SNAPSHOT, protocol_params
 from selector_checks import make_planted
-from test_iterative_ls import planted_readmission
 from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
+from test_iterative_ls import planted_readmission
 
 from ufskit.selectors import SELECTORS, IterativeLaplacianScore
 

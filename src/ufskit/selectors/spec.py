@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import knn_graph, mean_distance, pairwise_sq_dists
-from ..spectral import degrees, rayleigh_quotients, rbf_affinity, smallest_nontrivial_eigenpairs
+from ..spectral import (
+    degrees,
+    rayleigh_quotients,
+    rbf_affinity,
+    smallest_nontrivial_eigenpairs,
+)
 from ..validation import check_int
 from .base import ScoreSelector
 
