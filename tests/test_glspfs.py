@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from selector_checks import (
+    Planted,
     assert_deterministic,
     assert_finds_planted,
     assert_permutation_equivariant,
@@ -142,6 +143,19 @@ def test_planted_cluster_features():
     assert_finds_planted(GLSPFS(mu=10.0, local="lle"), data, top=12)
 
 
+def test_default_lam_is_n_and_finds_distance_carriers():
+    """lam=None resolves to n: a fixed lam=1 fades against X'X ~ n I and misses features that carry the distances."""
+    data = make_planted(n_samples=60, n_informative=5, n_noise=40, random_state=2)
+    X = data.X.copy()
+    X[:, data.informative] *= 10.0
+    est = assert_finds_planted(GLSPFS(), Planted(X, data.y, data.informative))
+    assert est.lam_ == 60.0 and est.get_params()["lam"] is None
+    weak = GLSPFS(lam=1.0).fit(X)
+    assert weak.lam_ == 1.0
+    assert np.intersect1d(weak.order_[:5], data.informative).size <= 2
+    assert_array_equal(GLSPFS(lam=60.0).fit(X).ranking_, est.ranking_)
+
+
 def test_invariances(rng):
     X = make_planted(n_samples=40, n_informative=3, n_noise=17, random_state=1).X
     est = GLSPFS(mu=1.0, max_iter=30)
@@ -174,7 +188,7 @@ def test_bad_data():
     X[0, 0] = np.inf
     with pytest.raises(ValueError):
         GLSPFS().fit(X)
-    with pytest.raises(ValueError, match="coincide"):
+    with pytest.raises(ValueError, match="no varying feature"):
         GLSPFS().fit(np.ones((6, 4)))
     with pytest.raises(ValueError, match="form"):
         glspfs_fit(np.ones((3, 2)), np.ones((3, 1)), None, 0.0, 1.0, form="dual")

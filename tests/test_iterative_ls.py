@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numpy.testing import assert_array_equal
 from selector_checks import (
     assert_deterministic,
     assert_permutation_equivariant,
@@ -31,11 +32,15 @@ def naive_ils(X, n_drop, variant, s):
         cand = cols if variant == 1 else np.arange(d)
         ranked = cand[np.argsort(laplacian_score(X[:, cand], W), kind="stable")]
         m = max(cols.size - n_drop, target)
+        # the features this round drops that were kept before it (variant 2 also re-drops returned ones)
+        dropped.append([f for f in ranked[m:] if kept[f]])
         kept = np.zeros(d, dtype=bool)
         kept[ranked[:m]] = True
-        dropped.append(ranked[m:])
         if m <= target:
-            return np.concatenate([np.flatnonzero(kept)] + dropped[::-1]) if variant == 1 else ranked
+            order = list(ranked[:m])  # then the last dropped first; a feature dropped twice counts once, last
+            for round_dropped in dropped[::-1]:
+                order += [f for f in round_dropped if f not in order]
+            return np.array(order)
 
 
 # ---------------------------------------------------------------- equivalence with LS and the direct loop
@@ -180,6 +185,25 @@ def test_bad_data(rng):
     with pytest.raises(ValueError):
         IterativeLaplacianScore().fit(X)
     X[3, 2] = 0.0
-    X[:, 4] = 1.0
-    with pytest.raises(ValueError, match="constant"):
-        IterativeLaplacianScore().fit(X)
+    with pytest.raises(ValueError, match="no varying feature"):
+        IterativeLaplacianScore().fit(np.ones((20, 5)))
+
+
+@pytest.mark.parametrize("variant", [1, 2])
+def test_flat_columns_come_last_in_every_output(rng, variant):
+    """Flat columns are not scored (README "Degenerate input"): last in survival_order_, never kept, last in subsets."""
+    X = rng.standard_normal((30, 7))
+    X[:, [1, 4]] = 2.0
+    est = IterativeLaplacianScore(variant=variant, n_features_to_select=3).fit(X)
+    assert_array_equal(est.survival_order_[-2:], [1, 4])
+    assert_array_equal(np.sort(est.survival_order_), np.arange(7))
+    assert est.kept_history_.shape[1] == 7 and not est.kept_history_[:, [1, 4]].any()
+    scored = IterativeLaplacianScore(variant=variant, n_features_to_select=3).fit(X[:, [0, 2, 3, 5, 6]])
+    assert_array_equal(est.order_[:5], np.array([0, 2, 3, 5, 6])[scored.order_])
+    if variant == 2:
+        subsets = est.subsets(range(1, 8))
+        assert_array_equal(subsets[6][-1:], [1])
+        assert_array_equal(subsets[7][-2:], [1, 4])
+        for h in range(1, 6):
+            assert_array_equal(np.sort(subsets[h]), np.flatnonzero(
+                IterativeLaplacianScore(variant=2, n_features_to_select=h).fit(X).get_support()))

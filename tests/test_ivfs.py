@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.spatial.distance import pdist, squareform
-from selector_checks import assert_deterministic, run_check_estimator
+from selector_checks import assert_deterministic, make_planted, run_check_estimator
 
 from ufskit.seeds import derive_seed
 from ufskit.selectors.ivfs import IVFS, inclusion_values, subset_losses
@@ -37,7 +37,7 @@ def small(rng):
 
 
 def test_draws_follow_the_documented_rng_calls(small):
-    est = IVFS(n_subsets=6, subset_features=4, subset_samples=0.5, random_state=3)
+    est = IVFS(n_subsets=6, subset_features=4, subset_samples=7, random_state=3)
     samples, features = est._draw_subsets(*small.shape)
     rng = np.random.default_rng(3)
     for t in range(6):
@@ -66,11 +66,39 @@ def test_loss_known_answer_constant_feature():
     X = np.column_stack([np.full(4, 5.0), x])
     Dn = squareform(pdist(x[:, None])) / 7.0
     expected = {"linf": 1.0, "l1": Dn.sum(), "l2": np.sqrt((Dn**2).sum())}
+    samples = np.array([[0, 1, 2, 3], [0, 1, 2, 3]])
     for loss, value in expected.items():
+        losses = subset_losses(X, samples, np.array([[0], [1]]), loss=loss)
+        assert_allclose(losses, [value, 0.0], atol=1e-10)
+        # fit leaves the constant column unscored (README "Degenerate input"): last, not drawn
         est = IVFS(n_subsets=40, subset_features=1, subset_samples=4, loss=loss, random_state=0).fit(X)
-        assert est.n_never_drawn_ == 0
-        assert_allclose(est.ivfs_scores_, [-value, 0.0], atol=1e-10)
         assert_array_equal(est.ranking_, [2, 1])
+        assert est.scores_[0] == -np.inf and est.inclusion_counts_[0] == 0 and np.isnan(est.ivfs_scores_[0])
+
+
+@pytest.mark.parametrize(
+    ("n", "subset_samples", "expected"),
+    [(14, 0.5, 10), (20, 0.1, 10), (96, 0.1, 10), (200, 0.1, 20), (6, 0.1, 6), (12, 3, 3), (12, 1.0, 12)],
+)
+def test_subset_samples_floor(n, subset_samples, expected):
+    """A fraction gives at least min(10, n) samples; a count is taken as given (at least 3)."""
+    X = np.random.default_rng(n).standard_normal((n, 5))
+    est = IVFS(n_subsets=20, subset_samples=subset_samples, random_state=0).fit(X)
+    assert est.subset_samples_ == expected and est.subset_features_ == 2
+
+
+def test_small_n_scores_are_informative():
+    """At n = 20 the default 0.1 n would be 2 samples per subset, whose normalised distances never vary."""
+    data = make_planted(n_samples=20, n_informative=3, n_noise=12, random_state=0)
+    X = data.X.copy()
+    X[:, data.informative] *= 10.0
+    est = IVFS(random_state=0).fit(X)
+    assert np.unique(est.scores_).size == X.shape[1]
+    assert set(est.order_[:3]) == set(data.informative)
+    with pytest.raises(ValueError, match="subset_samples=2 gives 2, outside \\[3, 20\\]"):
+        IVFS(subset_samples=2).fit(X)
+    with pytest.raises(ValueError, match="at least 3 samples"):
+        IVFS().fit(X[:2])
 
 
 def test_never_drawn_features_rank_last_by_index(rng):
@@ -151,6 +179,7 @@ def test_planted_distance_carriers_rank_first(loss):
         ({"subset_features": 1.5}, "subset_features"),
         ({"subset_features": 13}, "subset_features"),
         ({"subset_samples": 1}, "subset_samples"),
+        ({"subset_samples": 2}, "subset_samples"),
         ({"batch_size": 0}, "batch_size"),
     ],
 )

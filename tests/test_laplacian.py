@@ -17,7 +17,7 @@ from selector_checks import (
     run_check_estimator,
 )
 
-from ufskit.graph import knn_graph
+from ufskit.graph import knn_graph, knn_indices, mean_distance, pairwise_sq_dists
 from ufskit.selectors import make_selector
 from ufskit.selectors.laplacian import LaplacianScore, laplacian_score
 
@@ -100,7 +100,7 @@ def test_high_dimensional_input_forms_no_d_by_d_matrix():
 @pytest.mark.parametrize(
     ("params", "X", "match"),
     [
-        ({}, np.c_[np.arange(10.0), np.ones(10)], "constant"),
+        ({}, np.ones((10, 2)), "no varying feature"),
         ({}, np.array([[0.0, np.nan]] * 10), "NaN"),
         ({"n_neighbors": 10}, np.random.default_rng(0).standard_normal((10, 3)), "n_neighbors"),
         ({"n_neighbors": 2.5}, np.random.default_rng(0).standard_normal((10, 3)), "n_neighbors"),
@@ -141,3 +141,25 @@ def test_agrees_with_scikit_feature_on_lymphoma(mirror):
     assert np.intersect1d(est.order_[:50], ref_order[:50]).size == 50
     # its order sorts our scores, up to exact ties (lymphoma is discretised)
     assert np.all(np.diff(est.laplacian_scores_[ref_order]) >= -1e-12)
+
+
+def test_graph_helpers_equal_their_textbook_forms_bit_for_bit(rng):
+    """The memory-lean distance, width and neighbour code gives exactly the straightforward results."""
+    X = rng.standard_normal((40, 7))
+    X[5] = X[3]  # a duplicate: distance exactly 0
+    xx = np.einsum("ij,ij->i", X, X)
+    expected = np.add.outer(xx, xx)
+    unresolved = expected * 1e-12
+    expected -= 2.0 * (X @ X.T)
+    expected[expected <= unresolved] = 0.0
+    np.fill_diagonal(expected, 0.0)
+    D2 = pairwise_sq_dists(X)
+    assert_array_equal(D2, expected)
+    assert D2[3, 5] == 0.0
+    assert mean_distance(D2) == float(np.sqrt(D2[np.triu_indices(40, k=1)]).mean())
+    before = D2.copy()
+    idx = knn_indices(D2, 4)
+    assert_array_equal(D2, before)  # the diagonal set to inf for the search is restored
+    D = D2.copy()
+    np.fill_diagonal(D, np.inf)
+    assert_array_equal(np.sort(D[np.arange(40)[:, None], idx], axis=1), np.sort(D, axis=1)[:, :4])

@@ -19,8 +19,8 @@ from sklearn.linear_model import Lasso
 
 from ufskit import spectral
 from ufskit.graph import knn_graph
-from ufskit.selectors import make_selector
 from ufskit.lasso_path import lasso_lars_at_cardinality
+from ufskit.selectors import make_selector
 from ufskit.selectors.mcfs import MCFS, spectral_embedding
 
 
@@ -102,21 +102,32 @@ def test_zero_coefficient_features_rank_last_by_index():
     assert_array_equal(est.ranking_[zero], np.arange(nonzero.size + 1, X.shape[1] + 1))
 
 
-def test_cardinality_follows_the_number_selected():
+def test_default_cardinality_is_the_whole_path_and_independent_of_the_count():
     X = make_planted().X
     d = X.shape[1]
-    assert MCFS().fit(X).max_nonzero_ == d // 2
-    assert MCFS(n_features_to_select=7).fit(X).max_nonzero_ == 7
-    assert MCFS(n_features_to_select=0.25).fit(X).max_nonzero_ == round(0.25 * d)
+    full = MCFS().fit(X)
+    assert full.max_nonzero_ == d
+    for h in (1, 7, d // 2):
+        at_h = MCFS(n_features_to_select=h).fit(X)
+        assert at_h.max_nonzero_ == d
+        assert_array_equal(at_h.get_support(), full.ranking_ <= h)
+    assert MCFS(max_nonzero=0.25).fit(X).max_nonzero_ == round(0.25 * d)
     est = MCFS(n_features_to_select=7, max_nonzero=3).fit(X)
     assert est.max_nonzero_ == 3 and np.count_nonzero(est.coef_, axis=0).max() == 3
 
 
-def test_selection_is_not_nested():
-    # one LARS cardinality per requested size: a smaller selection need not be inside a larger one
+def test_papers_selection_is_not_nested():
+    # the paper's rule, cardinality M for M features: a smaller selection need not be inside a larger one
     X = make_planted(n_noise=60, random_state=3).X
-    sets = {m: set(MCFS(n_clusters=5, n_features_to_select=m).fit(X).order_[:m]) for m in range(2, 16)}
+    sets = {m: set(MCFS(n_clusters=5, max_nonzero=m).fit(X).order_[:m]) for m in range(2, 16)}
     assert any(not sets[m] <= sets[m + 1] for m in range(2, 15))
+
+
+def test_tiny_scale_gives_the_same_ranking():
+    X = make_planted(random_state=1).X
+    a, b = MCFS().fit(X), MCFS().fit(X * 2.0**-160)
+    assert_array_equal(b.ranking_, a.ranking_)
+    assert_allclose(b.scores_ * 2.0**-160, a.scores_, rtol=1e-12)
 
 
 def test_finds_planted_multi_cluster_features():
@@ -151,7 +162,7 @@ def test_high_dimensional_input_forms_no_d_by_d_matrix():
     ("params", "match"),
     [
         ({"n_clusters": 0}, "n_clusters"),
-        ({"n_clusters": 11}, "non-trivial"),
+        ({"n_clusters": 11}, "n_clusters=11 .* n_samples - 2 = 10"),
         ({"n_neighbors": 1.5}, "n_neighbors"),
         ({"max_nonzero": 0}, "max_nonzero"),
         ({"max_nonzero": 4}, "max_nonzero"),

@@ -134,7 +134,7 @@ def test_high_dimensional_input_forms_no_d_by_d_matrix(params):
         ({"style": 3, "n_clusters": 12}, None, "non-trivial"),
         ({"n_neighbors": 0}, None, "n_neighbors"),
         ({"sigma": 0.0}, None, "positive"),
-        ({}, np.c_[np.arange(12.0), np.full(12, 3.0)], "constant"),
+        ({}, np.full((12, 2), 3.0), "no varying feature"),
         ({}, np.array([[np.inf, 1.0]] * 12), "infinity"),
     ],
 )

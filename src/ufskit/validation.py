@@ -45,20 +45,35 @@ def check_no_constant(X: np.ndarray, *, name: str = "X") -> None:
 # A column whose range is at most FLAT_RELATIVE of its largest magnitude varies only at the level of
 # rounding: it is constant for every purpose and is scored last, never first.
 FLAT_RELATIVE = 1e-10
-# Beyond these magnitudes squared distances and Gram matrices over- or underflow in float64.
+# Beyond these magnitudes squared distances and Gram matrices over- or underflow in float64: an X whose
+# largest value lies outside is refused; a column entirely below MIN_ABS_VALUE (its squares underflow) is flat.
 MAX_ABS_VALUE = 1e100
 MIN_ABS_VALUE = 1e-100
 
 
-def flat_features(X: np.ndarray) -> np.ndarray:
-    """Boolean mask of the constant and near-constant columns of X (range <= FLAT_RELATIVE x magnitude)."""
-    magnitude = np.abs(X).max(axis=0)
-    return np.ptp(X, axis=0) <= FLAT_RELATIVE * magnitude
+def column_extremes(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-column minimum and maximum: the one pass over X that ``flat_features`` and ``check_scale`` share."""
+    return X.min(axis=0), X.max(axis=0)
 
 
-def check_scale(X: np.ndarray, *, name: str = "X") -> None:
+def flat_features(X: np.ndarray, extremes=None) -> np.ndarray:
+    """Boolean mask of the flat columns of X: range <= FLAT_RELATIVE x magnitude, or magnitude < MIN_ABS_VALUE.
+
+    The first are constant up to rounding; the second (e.g. a column of
+    1e-150 among columns of order 1) have squares that underflow, so no score
+    built on them means anything. ``extremes``: ``column_extremes(X)``, if known.
+    """
+    lo, hi = column_extremes(X) if extremes is None else extremes
+    magnitude = np.maximum(np.abs(lo), np.abs(hi))
+    return ((hi - lo) <= FLAT_RELATIVE * magnitude) | (magnitude < MIN_ABS_VALUE)
+
+
+def check_scale(X: np.ndarray, *, name: str = "X", extremes=None) -> None:
     """Raise if X's magnitude would over- or underflow squared distances (|x| outside [1e-100, 1e100])."""
-    largest = float(np.abs(X).max()) if X.size else 0.0
+    if not X.size:
+        return
+    lo, hi = column_extremes(X) if extremes is None else extremes
+    largest = float(max(-lo.min(), hi.max()))
     if largest > MAX_ABS_VALUE:
         raise ValueError(
             f"{name}'s largest absolute value is {largest:.3g}, above {MAX_ABS_VALUE:.0e}: squared distances "

@@ -7,7 +7,7 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..validation import check_scale, flat_features, resolve_count
+from ..validation import check_scale, column_extremes, flat_features, resolve_count
 
 
 def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
@@ -36,9 +36,10 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
 
     ``fit`` validates X (2-D, finite, at least 2 samples, magnitudes within
     [1e-100, 1e100]) and ``n_features_to_select``, then applies the degenerate
-    input policy: constant and near-constant columns (``validation.flat_features``)
-    are not scored; ``_score`` sees only the other columns, and the flat ones
-    get score ``-inf`` and the last ranks (``degenerate_features_`` lists them).
+    input policy: constant and near-constant columns, and columns whose values
+    are all below 1e-100 in magnitude (``validation.flat_features``), are not
+    scored; ``_score`` sees only the other columns, and the flat ones get score
+    ``-inf`` and the last ranks (``degenerate_features_`` lists them).
     An X with no varying column is refused. ``fit`` stores ``scores_``,
     ``ranking_`` (``ranking_[i]`` is the rank of feature i, 1 = best) and
     ``n_features_in_``; ``get_support``/``transform`` keep the
@@ -55,10 +56,11 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Score every feature of X (y is ignored: the selectors are unsupervised)."""
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, reset=True)
-        check_scale(X)
+        extremes = column_extremes(X)
+        check_scale(X, extremes=extremes)
         d = X.shape[1]
         self._n_selected(d)  # an impossible n_features_to_select fails here, not at transform
-        flat = flat_features(X)
+        flat = flat_features(X, extremes)
         if flat.all():
             raise ValueError(
                 f"X has no varying feature: all {d} columns are constant (up to rounding); nothing to select."

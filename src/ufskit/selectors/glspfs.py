@@ -136,8 +136,14 @@ class GLSPFS(ScoreSelector):
         Features kept by ``transform`` (count, fraction of d, or None for half).
     mu : float >= 0
         Weight of the local-structure term; 0 keeps only the global kernel fit (SPFS-like).
-    lam : float > 0
-        Weight of the l2,1 penalty.
+    lam : float > 0 or None
+        Weight of the l2,1 penalty, in the units of the unscaled objective above
+        (the authors' unsupervised code). None (default) = n, resolved at fit
+        (``lam_``): ||XW - Y||^2 and X'X grow with n while ||W||_{2,1} does not,
+        so a fixed lam fades on large or z-scored data (X'X ~ n I); lam = n is
+        lambda = 1 of the first author's supervised demo, which divides the fit
+        term by n. mu is not scaled: tr(W'X'LXW) sums over the graph's edges and
+        grows with n like the fit term.
     local : {"lpp", "lle"}
         Local structure: Laplacian of the kNN graph weighted by the global kernel
         (LPP), or the LLE reconstruction matrix (I - R)'(I - R).
@@ -148,13 +154,15 @@ class GLSPFS(ScoreSelector):
 
     Attributes
     ----------
-    coef_ : d x c matrix W; ``scores_`` are its row norms ||w_i||.
+    coef_ : d x c matrix W; ``scores_`` are its row norms ||w_i|| (rows of
+        flat columns, which ``fit`` leaves unscored, are 0).
     objective_ : objective value after each iteration (non-increasing).
     n_iter_ : number of iterations run.
     kernel_width_ : t of the global kernel exp(-d^2 / t).
+    lam_ : the l2,1 weight used (``lam``, or n when lam is None).
     """
 
-    def __init__(self, n_features_to_select=None, mu=1.0, lam=1.0, local="lpp", n_neighbors=5, max_iter=100, tol=1e-4):
+    def __init__(self, n_features_to_select=None, mu=1.0, lam=None, local="lpp", n_neighbors=5, max_iter=100, tol=1e-4):
         super().__init__(n_features_to_select=n_features_to_select)
         self.mu = mu
         self.lam = lam
@@ -165,7 +173,8 @@ class GLSPFS(ScoreSelector):
 
     def _check_params(self):
         _check_real(self.mu, "mu", positive=False)
-        _check_real(self.lam, "lam", positive=True)
+        if self.lam is not None:
+            _check_real(self.lam, "lam", positive=True)
         _check_real(self.tol, "tol", positive=False)
         if self.local not in LOCAL_STRUCTURES:
             raise ValueError(f"unknown local structure {self.local!r}; use one of {LOCAL_STRUCTURES}.")
@@ -187,7 +196,8 @@ class GLSPFS(ScoreSelector):
         D2 = pairwise_sq_dists(X)
         S, self.kernel_width_ = global_kernel(D2)
         L = self.local_structure(X, D2, self.kernel_width_)
-        W, self.objective_ = glspfs_fit(X, kernel_factor(S), L, self.mu, self.lam, self.max_iter, self.tol)
-        self.coef_ = W
+        self.lam_ = float(X.shape[0] if self.lam is None else self.lam)
+        W, self.objective_ = glspfs_fit(X, kernel_factor(S), L, self.mu, self.lam_, self.max_iter, self.tol)
+        self.coef_ = self._to_full(W, 0.0)
         self.n_iter_ = self.objective_.size
         return np.sqrt(np.einsum("ij,ij->i", W, W))

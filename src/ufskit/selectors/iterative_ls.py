@@ -9,10 +9,19 @@ Laplacian score (He et al. 2005) and discards the ``n_drop`` worst:
   exactly what the paper's run stopped at s would keep);
 * variant 2 (IterativeLS-2) scores *all* features each round and keeps the
   best (current size - n_drop) of them, so a discarded feature may come back;
-  it stops at s = ``n_features_to_select`` features and its ranking is the
-  final round's ranking of all features (its best s are the kept set);
-  ``subsets(counts)`` gives the kept set of every stopping size from one
-  elimination, for evaluating many sizes.
+  it stops at s = ``n_features_to_select`` features, the best s of its
+  ranking being the kept set; ``subsets(counts)`` gives the kept set of
+  every stopping size from one elimination, for evaluating many sizes.
+  These kept sets are not nested: the
+  round that goes from s + 1 to s features rebuilds the graph and rescores
+  every feature, so the best s may include a feature outside the s + 1 kept
+  before (the paper's point of variant 2). No single order has all of them as
+  prefixes, so ``ranking_`` follows the largest size, s: ``ranking_ <= s`` is
+  the selection (in the final round's order); then come the features in
+  reverse order of elimination, so ``ranking_ <= h`` is also the kept set at
+  every h > s as long as no feature came back above s. A smaller h is
+  ``subsets([h])`` (equal to the selection of a fit with
+  ``n_features_to_select=h``), not ``ranking_ <= h``.
 
 The squared distances on the kept features are not recomputed each round: the
 Gram matrix of the kept columns is updated by one product over the columns
@@ -28,7 +37,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..graph import knn_graph
 from ..kernels import kernel_sq_dists
-from ..validation import check_int, check_no_constant
+from ..validation import check_int
 from .base import ScoreSelector
 from .laplacian import laplacian_score
 
@@ -54,10 +63,14 @@ class IterativeLaplacianScore(ScoreSelector):
         self.sigma = sigma
 
     def _target_size(self, d: int) -> int:
-        """Where elimination stops: 1 for variant 1 (full order), s for variant 2."""
+        """Where elimination over the d scored features stops: 1 for variant 1 (full order), s for variant 2.
+
+        s is ``n_features_to_select`` resolved against all features; when flat
+        columns leave fewer than s scored, all scored ones are kept.
+        """
         if self.variant == 1:
             return 1
-        return self._n_selected(d)
+        return min(self._n_selected(self.n_features_in_), d)
 
     def _check_params(self) -> None:
         check_int(self.n_drop, "n_drop")
@@ -66,7 +79,6 @@ class IterativeLaplacianScore(ScoreSelector):
 
     def _score(self, X):
         self._check_params()
-        check_no_constant(X)  # fail before the first graph is built
         d = X.shape[1]
         history, dropped = [np.ones(d, dtype=bool)], []
         for ranked, m_new in self._rounds(X, self._target_size(d)):
@@ -74,13 +86,12 @@ class IterativeLaplacianScore(ScoreSelector):
             dropped.append(ranked[m_new:])
         self._fit_X = X  # subsets() continues the elimination below the fitted size
         self.n_rounds_ = len(dropped)
-        self.kept_history_ = np.asarray(history)
-        if self.variant == 1:  # the last survivor first, then each round's dropped by that round's LS
-            self.survival_order_ = np.concatenate([ranked[:m_new]] + dropped[::-1])
-        else:
-            self.survival_order_ = ranked
+        self.kept_history_ = self._to_full(np.asarray(history), False, axis=1)
+        order = _survival_order(ranked[:m_new], dropped, history)
+        # in all d features: the flat columns fit leaves unscored come last
+        self.survival_order_ = np.concatenate([self._scored[order], self.degenerate_features_])
         scores = np.empty(d)
-        scores[self.survival_order_] = d - np.arange(d)
+        scores[order] = d - np.arange(d)
         return scores
 
     def _rounds(self, X, target: int):
@@ -121,11 +132,35 @@ class IterativeLaplacianScore(ScoreSelector):
             raise ValueError(f"count {counts[-1]} exceeds the {d} features.")
         if self.variant == 1 or not counts:
             return {}
-        out, size = {}, d
-        for ranked, m_new in self._rounds(self._fit_X, counts[0]):
-            out.update({c: ranked[:c] for c in counts if m_new <= c < size or c == size == d})
+        n_scored = self._scored.size
+        out, size = {}, n_scored
+        for ranked, m_new in self._rounds(self._fit_X, min(counts[0], n_scored)):
+            if size == n_scored:  # the first round ranks every scored feature: the selections of c >= n_scored,
+                # with the flat columns after them in index order (they rank last)
+                out.update({c: np.concatenate([self._scored[ranked], self.degenerate_features_[: c - n_scored]])
+                            for c in counts if c >= n_scored})
+            out.update({c: self._scored[ranked[:c]] for c in counts if m_new <= c < size})
             size = m_new
         return out
+
+
+def _survival_order(final: np.ndarray, dropped: list[np.ndarray], history: list[np.ndarray]) -> np.ndarray:
+    """Features best-first: the final kept set, then each round's newly dropped, last round first.
+
+    ``dropped[t]``: the features round t did not keep, by its LS; ``history[t]``:
+    the kept set before round t. A feature is placed at the last round that
+    dropped it while it was kept (variant 2 may drop, readmit and drop again),
+    ordered within a round by that round's LS. For variant 1 (nothing
+    returns) this is the order of survival.
+    """
+    placed = np.zeros(history[0].size, dtype=bool)
+    placed[final] = True
+    parts = [final]
+    for t in reversed(range(len(dropped))):
+        new = dropped[t][history[t][dropped[t]] & ~placed[dropped[t]]]
+        placed[new] = True
+        parts.append(new)
+    return np.concatenate(parts)
 
 
 class _KeptGram:

@@ -24,6 +24,9 @@ from ..validation import resolve_count
 from .base import ScoreSelector
 from .ivfs_kernel import LOSSES, default_batch_size, subset_losses  # noqa: F401 (re-exported)
 
+# Least n~ a fractional subset_samples resolves to (IVFS.subset_samples explains why)
+MIN_SUBSET_SAMPLES = 10
+
 
 def draw_subsets(n_samples: int, n_features: int, n_subsets: int, subset_samples: int, subset_features: int, rng):
     """The k random subsets of Algorithm 1, as two sorted index arrays.
@@ -66,8 +69,13 @@ class IVFS(ScoreSelector):
     subset_features : int or float
         d~, features per subset (count or fraction of d; the paper: 0.1d .. 0.5d).
     subset_samples : int or float
-        n~, samples per subset, at least 2 (count or fraction of n; the paper:
-        0.1n, 0.3n, 0.5n, or 100 when n > 1000).
+        n~, samples per subset (count or fraction of n; the paper: 0.1n, 0.3n,
+        0.5n, or 100 when n > 1000). A count must be at least 3: the distances
+        of 2 points divided by their largest are always [[0, 1], [1, 0]], so
+        every loss would be 0 and the ranking column order. A fraction resolves
+        to at least ``MIN_SUBSET_SAMPLES`` = 10 samples (all n when n < 10), the
+        paper's smallest setting (0.1n on lymphoma, n = 96), so that small data
+        keeps enough distances per subset to tell features apart.
     loss : {"linf", "l1", "l2"}
         ||D - D_F|| as max |.|, sum |.| or the Frobenius norm over all entries.
     random_state : None, int or numpy Generator
@@ -87,8 +95,10 @@ class IVFS(ScoreSelector):
 
     Attributes
     ----------
+    subset_samples_, subset_features_ : n~ and d~ as the counts the fit used.
     ivfs_scores_ : the paper's S_f / c_f = -(mean loss of the subsets that drew f); NaN if never drawn.
-    inclusion_counts_ : c_f, how many subsets drew each feature.
+    inclusion_counts_ : c_f, how many subsets drew each feature (0 for the
+        flat columns ``fit`` leaves unscored, whose ``ivfs_scores_`` are NaN).
     n_never_drawn_ : number of features no subset drew. They cannot be scored;
         ``scores_`` puts them after every drawn feature (min drawn score - 1),
         tied among themselves and so ordered by index, and a warning is issued.
@@ -125,7 +135,11 @@ class IVFS(ScoreSelector):
         if isinstance(self.n_subsets, bool) or not isinstance(self.n_subsets, numbers.Integral) or self.n_subsets < 1:
             raise ValueError(f"n_subsets must be a positive int, got {self.n_subsets!r}.")
         p = resolve_count(self.subset_features, n_features, name="subset_features")
-        m = resolve_count(self.subset_samples, n_samples, name="subset_samples", minimum=2)
+        if isinstance(self.subset_samples, numbers.Integral) and not isinstance(self.subset_samples, bool):
+            m = resolve_count(self.subset_samples, n_samples, name="subset_samples", minimum=min(3, n_samples))
+        else:
+            m = resolve_count(self.subset_samples, n_samples, name="subset_samples")
+            m = max(m, min(MIN_SUBSET_SAMPLES, n_samples))
         return int(self.n_subsets), m, p
 
     def _draw_subsets(self, n_samples: int, n_features: int):
@@ -151,7 +165,11 @@ class IVFS(ScoreSelector):
         ):
             raise ValueError(f"batch_size must be None or a positive int, got {self.batch_size!r}.")
         n, d = X.shape
+        if n < 3:
+            raise ValueError(f"IVFS needs X with at least 3 samples, got {n}: the distances of 2 points, divided "
+                             "by their largest, are the same on every feature subset.")
         _, m, p = self._subset_sizes(n, d)
+        self.subset_samples_, self.subset_features_ = m, p
         stops = self._checkpoints()
         rng = np.random.default_rng(self.random_state)
         t0 = time.perf_counter()
@@ -165,18 +183,19 @@ class IVFS(ScoreSelector):
             counts += seg_counts
             totals += seg_totals
             if stop < stops[-1]:
-                self.checkpoint_scores_[stop] = _ranked_scores(*_mean_values(counts, totals))
+                self.checkpoint_scores_[stop] = self._to_full(_ranked_scores(*_mean_values(counts, totals)), -np.inf)
                 self.checkpoint_seconds_[stop] = time.perf_counter() - t0
         self.subset_losses_ = np.concatenate(losses)
-        self.inclusion_counts_, self.ivfs_scores_ = _mean_values(counts, totals)
-        self.n_never_drawn_ = int((self.inclusion_counts_ == 0).sum())
+        counts, values = _mean_values(counts, totals)
+        self.inclusion_counts_, self.ivfs_scores_ = self._to_full(counts, 0), self._to_full(values, np.nan)
+        self.n_never_drawn_ = int((counts == 0).sum())
         if self.n_never_drawn_:
             warnings.warn(
                 f"IVFS: {self.n_never_drawn_} of {d} features were never drawn and are ranked last; "
                 "increase n_subsets or subset_features.",
                 stacklevel=3,
             )
-        return _ranked_scores(self.inclusion_counts_, self.ivfs_scores_)
+        return _ranked_scores(counts, values)
 
 
 def _mean_values(counts: np.ndarray, totals: np.ndarray):

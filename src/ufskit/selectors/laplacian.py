@@ -6,7 +6,7 @@ import numpy as np
 
 from ..graph import knn_graph
 from ..spectral import rayleigh_quotients
-from ..validation import check_int, check_no_constant
+from ..validation import check_int
 from .base import ScoreSelector
 
 
@@ -27,8 +27,8 @@ class LaplacianScore(ScoreSelector):
     width; None = mean pairwise distance, Cai's default).
 
     Attributes: ``laplacian_scores_`` holds the native L_r (smaller = better);
-    ``scores_ = -laplacian_scores_``. Constant features have no L_r (0/0) and
-    are rejected with a ValueError rather than given an arbitrary score.
+    ``scores_ = -laplacian_scores_``. Constant features have no L_r (0/0):
+    ``fit`` leaves them unscored and ranks them last (NaN in ``laplacian_scores_``).
     """
 
     def __init__(self, n_features_to_select=None, n_neighbors=5, weight="heat", sigma=None):
@@ -38,8 +38,8 @@ class LaplacianScore(ScoreSelector):
         self.sigma = sigma
 
     def _score(self, X):
-        check_no_constant(X)
         k = check_int(self.n_neighbors, "n_neighbors")
         W = knn_graph(X, n_neighbors=k, weight=self.weight, sigma=self.sigma)
-        self.laplacian_scores_ = laplacian_score(X, W)
-        return -self.laplacian_scores_
+        native = laplacian_score(X, W)
+        self.laplacian_scores_ = self._to_full(native, np.nan)
+        return -native

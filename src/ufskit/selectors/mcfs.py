@@ -47,15 +47,19 @@ class MCFS(ScoreSelector):
     Parameters: ``n_clusters`` (K eigenvectors, 5 by default as in Cai's code;
     the IVFS paper uses {5, 10, 20, 30}), ``n_neighbors``/``weight``/``sigma``
     (the kNN graph of ``ufskit.graph.knn_graph``, Cai's defaults), and
-    ``max_nonzero``: the LARS cardinality per eigenvector. None = the number of
-    features to select (``n_features_to_select`` resolved against d, half of d
-    when that is None too), which is the paper's rule; the path cannot exceed
-    about n non-zeros, so on d >> n data this is NRFS's min{M, n}. A list of
-    cardinalities applies the paper's rule at several sizes from one path per
-    eigenvector: ``subsets(counts)`` then selects c features with cardinality c
-    for every c in the list, and ``scores_``/``coef_`` are those of the largest.
+    ``max_nonzero``: the LARS cardinality per eigenvector (int, fraction of d,
+    or a list). The paper selects M features with cardinality M, so its
+    selections are not nested in M and no single ranking holds them all;
+    ``ranking_`` follows the largest M, as the papers' protocols here do
+    (``max_nonzero`` = the largest count evaluated). None (default) = d, the
+    largest M: the whole path (it ends after about min(n, d) non-zeros, so on
+    d >> n data this is NRFS's min{M, n}), and the selection for every
+    ``n_features_to_select`` is a prefix of ``ranking_``. The paper's rule for
+    one M is ``max_nonzero=M``; a list of cardinalities applies it at several
+    M from one path per eigenvector: ``subsets(counts)`` then selects c
+    features with cardinality c for every c in the list, and
+    ``scores_``/``coef_`` are those of the largest.
 
-    The selection depends on the number selected (subsets are not nested).
     Features whose coefficient is zero in every regression score 0 and are
     ranked after all non-zero ones, ties by feature index. Attributes: ``coef_``
     (d x K), ``max_nonzero_`` (the cardinality of ``coef_``), ``coef_by_cardinality_``
@@ -74,24 +78,32 @@ class MCFS(ScoreSelector):
         self.sigma = sigma
         self.max_nonzero = max_nonzero
 
-    def _cardinalities(self, d: int) -> list[int]:
+    def _cardinalities(self, n_scored: int) -> list[int]:
+        """The LARS cardinalities: ``max_nonzero`` resolved against all d features, at most the scored ones."""
+        d = self.n_features_in_
         if self.max_nonzero is None:
-            return [self._n_selected(d)]
+            return [n_scored]
         values = self.max_nonzero if isinstance(self.max_nonzero, (list, tuple)) else [self.max_nonzero]
         if not values:
             raise ValueError("max_nonzero: an empty list of cardinalities.")
-        return sorted({resolve_count(v, d, name="max_nonzero") for v in values})
+        return sorted({min(resolve_count(v, d, name="max_nonzero"), n_scored) for v in values})
 
     def _score(self, X):
         n_clusters = check_int(self.n_clusters, "n_clusters")
         n_neighbors = check_int(self.n_neighbors, "n_neighbors")
+        if n_clusters > X.shape[0] - 2:
+            raise ValueError(f"n_clusters={n_clusters} eigenvectors need more samples: a graph on {X.shape[0]} "
+                             f"samples has at most n_samples - 2 = {X.shape[0] - 2} non-trivial ones.")
         cardinalities = self._cardinalities(X.shape[1])
         W = knn_graph(X, n_neighbors=n_neighbors, weight=self.weight, sigma=self.sigma)
-        coefs = mcfs_coefficients(X, W, n_clusters, cardinalities)
-        self.coef_by_cardinality_ = dict(zip(cardinalities, coefs, strict=True))
+        # the LARS tolerances are absolute: run it on X scaled by a power of 2 (exact) to unit RMS, then
+        # undo the scale on the coefficients (the embedding does not depend on a global scale)
+        scale = 2.0 ** np.round(np.log2(np.sqrt(np.mean(X**2))))
+        coefs = mcfs_coefficients(X / scale, W, n_clusters, cardinalities) / scale
+        self.coef_by_cardinality_ = {c: self._to_full(coef, 0.0) for c, coef in zip(cardinalities, coefs, strict=True)}
         self.max_nonzero_ = cardinalities[-1]
-        self.coef_ = coefs[-1]
-        return np.abs(self.coef_).max(axis=1)
+        self.coef_ = self.coef_by_cardinality_[self.max_nonzero_]
+        return np.abs(coefs[-1]).max(axis=1)
 
     def subsets(self, counts) -> dict[int, np.ndarray]:
         """The c best features for each count c, each from the fit with cardinality c when one was made
@@ -102,5 +114,7 @@ class MCFS(ScoreSelector):
         for value in [counts] if isinstance(counts, numbers.Number) else counts:
             c = resolve_count(value, d, name="count")
             coef = self.coef_by_cardinality_.get(c, self.coef_)
-            out[c] = np.argsort(-np.abs(coef).max(axis=1), kind="stable")[:c]
+            scores = np.abs(coef).max(axis=1)
+            scores[self.degenerate_features_] = -np.inf  # unscored flat columns come last, as in ranking_
+            out[c] = np.argsort(-scores, kind="stable")[:c]
         return out

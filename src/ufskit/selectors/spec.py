@@ -5,8 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import knn_graph, mean_distance, pairwise_sq_dists
-from ..spectral import degrees, rayleigh_quotients, rbf_affinity, smallest_nontrivial_eigenpairs
-from ..validation import check_int, check_no_constant
+from ..spectral import (
+    degrees,
+    rayleigh_quotients,
+    rbf_affinity,
+    smallest_nontrivial_eigenpairs,
+)
+from ..validation import check_int
 from .base import ScoreSelector
 
 STYLES = (1, 2, 3)
@@ -63,7 +68,8 @@ class SPEC(ScoreSelector):
     Ranking directions are the original ones: phi1 and phi2 smaller = better
     (``scores_ = -spec_scores_``), phi3 larger = better
     (``scores_ = spec_scores_``); ``spec_scores_`` keeps the native values.
-    Constant features are rejected (phi2 is 0/0 on them). Every score depends
+    Constant features (phi2 is 0/0 on them) are left unscored by ``fit`` and
+    ranked last (NaN in ``spec_scores_``). Every score depends
     on a feature only through f^, so it is invariant to scaling that feature by
     c != 0 for a fixed graph; phi2 is also shift-invariant, phi1 and phi3 are not.
     """
@@ -77,12 +83,12 @@ class SPEC(ScoreSelector):
 
     def _score(self, X):
         _check_style(self.style)
-        check_no_constant(X)
         D2 = pairwise_sq_dists(X)
         if self.n_neighbors is None:
             W = rbf_affinity(D2, mean_distance(D2) if self.sigma is None else self.sigma)
         else:
             k = check_int(self.n_neighbors, "n_neighbors")
             W = knn_graph(X, n_neighbors=k, weight="heat", sigma=self.sigma, D2=D2)
-        self.spec_scores_ = spec_score(X, W, style=self.style, n_clusters=self.n_clusters)
-        return self.spec_scores_ if self.style == 3 else -self.spec_scores_
+        native = spec_score(X, W, style=self.style, n_clusters=self.n_clusters)
+        self.spec_scores_ = self._to_full(native, np.nan)
+        return native if self.style == 3 else -native

@@ -1,0 +1,274 @@
+"""The contract every registered selector keeps, checked on its default instance (README "Degenerate input").
+
+(a) scikit-learn's estimator checks; (b) degenerate input: flat columns ranked
+last, never first, impossible matrices and counts refused at fit with a clear
+ValueError; (c) one meaning of ``ranking_``: for every h, ``ranking_ <= h`` is
+the selection of a fit with ``n_features_to_select=h`` (and what ``subsets``
+gives the workflow); (d) planted structure found at default parameters over
+five data seeds; (e) the papers' protocols run with the parameters they ran
+with before any default changed (tests/data/protocol_params.json).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+from protocol_params import SNAPSHOT, protocol_params
+from selector_checks import make_planted
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import parametrize_with_checks
+from test_iterative_ls import planted_readmission
+
+from ufskit.selectors import SELECTORS, IterativeLaplacianScore
+
+NAMES = sorted(SELECTORS)
+SEEDS = range(5)
+
+
+def default(name):
+    """The default instance, seeded where it draws at random (the only parameter a user must choose)."""
+    est = SELECTORS[name]()
+    return est.set_params(random_state=0) if "random_state" in est.get_params() else est
+
+
+def fit(est, X):
+    """Fit, ignoring warnings that are part of a documented outcome (e.g. IVFS's never-drawn features)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return est.fit(X)
+
+
+def base_data(seed=0, n=30):
+    """Small z-scored data with cluster structure in 3 of 8 features."""
+    return make_planted(n_samples=n, n_informative=3, n_noise=5, random_state=seed).X
+
+
+def assert_valid_ranking(est, d):
+    assert est.scores_.shape == (d,) and est.ranking_.shape == (d,)
+    assert_array_equal(np.sort(est.ranking_), np.arange(1, d + 1))
+    assert not np.isnan(est.scores_).any()
+
+
+def assert_clear_error(excinfo, est):
+    """A ValueError whose message names one of the estimator's parameters or X, and a number (the limit)."""
+    message = str(excinfo.value)
+    names = [*est.get_params(), "X"]
+    assert any(re.search(rf"\b{re.escape(p)}\b", message) for p in names), message
+    assert re.search(r"\d", message), message
+
+
+# ---- (a) scikit-learn's estimator checks on default instances -------------------------------------------
+
+
+@parametrize_with_checks([default(name) for name in NAMES])
+def test_sklearn_estimator_checks(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # IVFS's never-drawn warning on 1-column checks
+        check(estimator)
+
+
+# ---- (b) degenerate input ------------------------------------------------------------------------------
+
+
+def _flat_column(kind, n, rng):
+    if kind == "constant":
+        return np.full(n, 3.0)
+    return 1.0 + 1e-13 * rng.standard_normal(n)  # "near-constant": varies only at rounding level
+
+
+@pytest.mark.parametrize("kind", ["constant", "near-constant"])
+@pytest.mark.parametrize("name", NAMES)
+def test_flat_columns_rank_last(name, kind):
+    """Two flat columns at positions 0 and 4 (index ties would favour them): ranked last, scored -inf."""
+    rng = np.random.default_rng(1)
+    X = base_data()
+    n = X.shape[0]
+    X = np.insert(X, [0, 4], np.stack([_flat_column(kind, n, rng), _flat_column(kind, n, rng)], axis=1), axis=1)
+    flat = np.array([0, 5])
+    est = fit(default(name), X)
+    d = X.shape[1]
+    assert_valid_ranking(est, d)
+    assert set(est.ranking_[flat]) == {d - 1, d}
+    assert np.all(est.scores_[flat] == -np.inf)
+    assert_array_equal(est.degenerate_features_, flat)
+    assert not est.get_support()[flat].any()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_all_zero_and_all_constant_x_are_refused(name):
+    for X in (np.zeros((20, 5)), np.full((20, 5), 7.0)):
+        with pytest.raises(ValueError, match="no varying feature"):
+            fit(default(name), X)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_duplicate_rows(name):
+    """Every sample twice (zero distances between copies): a valid ranking, flat column still last."""
+    X = base_data()
+    X = np.insert(np.vstack([X, X]), 2, 5.0, axis=1)
+    est = fit(default(name), X)
+    assert_valid_ranking(est, X.shape[1])
+    assert est.ranking_[2] == X.shape[1]
+
+
+@pytest.mark.parametrize("factor", [1e200, 1e-200])
+@pytest.mark.parametrize("name", NAMES)
+def test_extreme_scales_are_refused(name, factor):
+    est = default(name)
+    with pytest.raises(ValueError, match="Rescale X") as excinfo:
+        fit(est, base_data() * factor)
+    assert_clear_error(excinfo, est)
+
+
+@pytest.mark.parametrize("scale", [1e-50, 1e50])
+@pytest.mark.parametrize("name", NAMES)
+def test_large_and_small_valid_scales_give_finite_scores(name, scale):
+    """Within the accepted magnitudes a selector must not degrade to all-tied scores."""
+    est = fit(default(name), base_data() * scale)
+    assert_valid_ranking(est, 8)
+    assert np.isfinite(est.scores_).all()
+    assert np.unique(est.scores_).size > 1, "all scores tie: the ranking is column order"
+
+
+@pytest.mark.parametrize("n", [2, 3, 6])
+@pytest.mark.parametrize("name", NAMES)
+def test_tiny_n_fits_or_names_the_limit(name, n):
+    est = default(name)
+    X = np.random.default_rng(n).standard_normal((n, 6))
+    try:
+        fit(est, X)
+    except ValueError as err:
+        assert_clear_error(pytest.ExceptionInfo.from_exception(err), est)
+    else:
+        assert_valid_ranking(est, 6)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_one_feature(name):
+    est = fit(default(name), np.random.default_rng(0).standard_normal((20, 1)))
+    assert_array_equal(est.ranking_, [1])
+    assert est.get_support().tolist() == [True]
+
+
+@pytest.mark.parametrize("value", [0, 9, -1, 1.5, 0.0])
+@pytest.mark.parametrize("name", NAMES)
+def test_impossible_n_features_to_select_fails_at_fit(name, value):
+    est = default(name).set_params(n_features_to_select=value)
+    with pytest.raises(ValueError, match="n_features_to_select"):
+        fit(est, base_data())
+
+
+# ---- (c) one meaning of ranking_ ------------------------------------------------------------------------
+
+# (name, extra parameters): the default instance of every selector, plus IterativeLS-2
+RANKED = [(name, {}) for name in NAMES] + [("IterativeLaplacianScore", {"variant": 2})]
+# Selections that are not nested in h, so no single ranking holds all of them (docstrings say why):
+# ranking_ follows n_features_to_select (its best h are the selection), subsets() gives every other h.
+NOT_NESTED = {("IterativeLaplacianScore", 2)}
+
+
+@pytest.mark.parametrize(("name", "extra"), RANKED, ids=[f"{n}{'-' + str(e) if e else ''}" for n, e in RANKED])
+def test_ranking_is_the_selection_for_every_h(name, extra):
+    X = base_data(seed=3)
+    d = X.shape[1]
+    full = fit(default(name).set_params(**extra), X)
+    nested = (name, extra.get("variant")) not in NOT_NESTED
+    subsets = full.subsets(range(1, d + 1)) if hasattr(full, "subsets") else {}
+    for h in range(1, d + 1):
+        at_h = fit(clone(full).set_params(n_features_to_select=h), X)
+        support = at_h.get_support()
+        assert_array_equal(support, at_h.ranking_ <= h)
+        assert_array_equal(at_h.transform(X), X[:, support])
+        if nested or h >= full._n_selected(d):  # IterativeLS-2 above s: nested unless a feature came back
+            assert_array_equal(full.ranking_ <= h, support, err_msg=f"h = {h}")
+        if subsets:
+            assert_array_equal(np.sort(subsets[h]), np.flatnonzero(support), err_msg=f"subsets, h = {h}")
+
+
+def test_iterative_ls_2_is_not_nested():
+    """Why IterativeLS-2 is exempt above: a feature dropped on the way to 4 features returns at 3."""
+    X = planted_readmission(0)
+    est = IterativeLaplacianScore(variant=2, n_drop=21).fit(X)
+    subsets = {h: set(s) for h, s in est.subsets([3, 4]).items()}
+    assert 0 in subsets[3] and 0 not in subsets[4]
+
+
+# ---- (d) planted structure at default parameters -------------------------------------------------------
+
+# Distance preservation (IVFS, GLSPFS) and Variance are scale-dependent by definition: on z-scored data every
+# feature carries the same share of the distances. Their planted answer is a few cluster features, z-scored
+# and then scaled x10, among z-scored noise: those 5 features carry ~93 % of every squared distance, so
+# keeping them preserves the distance matrix and dropping any of them does not.
+DISTANCE_BASED = {"IVFS", "GLSPFS", "Variance"}
+# Cluster structure among z-scored noise: every selector that looks for it (GLSPFS in both designs).
+CLUSTER_BASED = sorted(set(NAMES) - {"IVFS", "Variance"})
+
+
+def distance_carriers(seed):
+    data = make_planted(n_samples=60, n_informative=5, n_noise=40, random_state=seed)
+    X = data.X.copy()
+    X[:, data.informative] *= 10.0
+    return X, data.informative
+
+
+def _assert_top(est, informative):
+    top = est.order_[: informative.size]
+    assert set(top) == set(informative), f"ranks of the planted features: {est.ranking_[informative].tolist()}"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("name", sorted(DISTANCE_BASED))
+def test_finds_distance_carrying_features(name, seed):
+    X, informative = distance_carriers(seed)
+    _assert_top(fit(default(name), X), informative)
+
+
+# MCFS regresses each spectral eigenvector on all features with the lasso; with 40 noise features and 60
+# samples, noise features that correlate with an eigenvector by chance take the top coefficients: at default
+# parameters it finds 2-5 of the 5 (3.6 on average over these seeds), with the true number of eigenvectors
+# (n_clusters=2) 2-5 of 5 too. Not yet solved; the failure stays visible here (seeds that pass show as XPASS).
+KNOWN_MISSES = {"MCFS": "MCFS's lasso picks chance-correlated noise features on this design (2-5 of 5 found)"}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_MISSES[n])) if n in KNOWN_MISSES else n
+     for n in CLUSTER_BASED],
+)
+def test_finds_planted_cluster_features(name, seed):
+    data = make_planted(n_samples=60, n_informative=5, n_noise=40, random_state=seed)
+    _assert_top(fit(default(name), data.X), data.informative)
+
+
+# ---- (e) the papers' protocols keep their parameters ---------------------------------------------------
+
+
+def test_protocol_parameters_unchanged():
+    """Every method of config/config.yaml builds the selector it built before the defaults changed.
+
+    A changed library default must come with the old value written into the protocol;
+    a difference here names the experiment, method and grid point.
+    """
+    expected = json.loads(SNAPSHOT.read_text())
+    actual = protocol_params()
+    diffs = [
+        f"{exp}/{method}/{slug}: {key}: {want.get(key, '<absent>')!r} -> {got.get(key, '<absent>')!r}"
+        for exp in sorted(set(expected) | set(actual))
+        for method in sorted(set(expected.get(exp, {})) | set(actual.get(exp, {})))
+        for slug in sorted(set(expected.get(exp, {}).get(method, {})) | set(actual.get(exp, {}).get(method, {})))
+        for want, got in [
+            (
+                expected.get(exp, {}).get(method, {}).get(slug, {}).get("params", {}),
+                actual.get(exp, {}).get(method, {}).get(slug, {}).get("params", {}),
+            )
+        ]
+        for key in sorted(set(want) | set(got))
+        if want.get(key, "<absent>") != got.get(key, "<absent>")
+    ]
+    assert not diffs, f"{len(diffs)} protocol parameters changed:\n" + "\n".join(diffs[:40])
