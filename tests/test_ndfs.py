@@ -271,7 +271,7 @@ def test_default_instance_passes_sklearn_estimator_checks():
 
 @pytest.mark.parametrize("seed", range(5))
 def test_defaults_find_planted_features_on_z_scored_data(seed):
-    """beta = 100 (the default) finds all 5 planted features on every seed; beta = 1 (the old
+    """The default beta (1.5 sqrt(n) here) finds all 5 planted features on every seed; beta = 1 (the old
     default) leaves the l2,1 term negligible against X'X ~ n I and finds 1-3 of them."""
     data = make_planted(n_informative=5, random_state=seed)
     est = assert_finds_planted(NDFS(random_state=0), data)
@@ -358,3 +358,26 @@ def test_coef_and_residual_share_one_solve(rng):
         W, R = ridge.coef_and_residual(F)
         assert_array_equal(W, ridge.coef(F))
         assert_array_equal(R, ridge.residual(F))
+
+
+@pytest.mark.parametrize("scale", [1e-3, 1e3])
+def test_default_beta_follows_the_scale_of_x(scale):
+    """beta = "auto" = 1.5 x RMS column norm scales with X, so the leading features do not depend on X's
+    units (only up to the start G0 = I and the eps of the reweighting, which are not rescaled)."""
+    X = make_planted(**SMALL).X
+    a = NDFS(n_clusters=3, random_state=0).fit(X)
+    b = NDFS(n_clusters=3, random_state=0).fit(X * scale)
+    assert a.beta_ == pytest.approx(1.5 * np.sqrt(60)) and b.beta_ == pytest.approx(a.beta_ * scale)
+    assert_array_equal(a.order_[:3], b.order_[:3])
+    assert_allclose(b.scores_[a.order_[:2]] * scale, a.scores_[a.order_[:2]], rtol=0.05)
+
+
+def test_default_beta_is_below_the_threshold_that_zeroes_every_row():
+    """Soft-thresholding: a row keeps a weight only while beta < 2 ||x_i' F||, so beta = 2 x column norm
+    (correlation 1) leaves every row at the eps level, the default 1.5 x keeps the planted ones."""
+    data = make_planted(n_informative=5, random_state=0)
+    norm = np.sqrt(60.0)
+    default = NDFS(random_state=0).fit(data.X)
+    alive = np.flatnonzero(default.scores_ > 1e-6)
+    assert_array_equal(alive, data.informative)
+    assert (NDFS(beta=2.0 * norm, random_state=0).fit(data.X).scores_ < 1e-6).all()

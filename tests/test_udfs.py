@@ -275,3 +275,14 @@ def test_constant_and_zero_columns_are_ranked_last_and_w_covers_every_feature():
     assert (est.W_[flat] == 0).all() and est.W_.shape == (X.shape[1], 3)
     with pytest.raises(ValueError, match="no varying feature"):
         UDFS().fit(np.zeros((10, 4)))
+
+
+@pytest.mark.parametrize("scale", [1e-90, 1e90])
+def test_default_lam_follows_the_scale_of_x(scale):
+    """lam = "auto" = 1e3 x mean(X^2): UDFS(s X) = UDFS(X) (M depends on X / sqrt(lam) only)."""
+    X = make_planted().X
+    a, b = UDFS(n_clusters=3).fit(X), UDFS(n_clusters=3).fit(X * scale)
+    assert a.lam_ == pytest.approx(1e3) and b.lam_ == pytest.approx(1e3 * scale**2)
+    assert_allclose(b.scores_, a.scores_, rtol=1e-7, atol=1e-10)
+    with pytest.raises(ValueError, match="lam=1000 is below rounding against the local Gram matrices"):
+        UDFS(n_clusters=3, lam=1e3).fit(X * 1e90)

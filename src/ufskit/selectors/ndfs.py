@@ -38,6 +38,8 @@ INIT_OFFSET = 0.2
 # graph instead of a dense n x n LAPACK call (only the K-means labels of the embedding are used, and
 # they agree: tested); below it LAPACK is as fast
 LANCZOS_MIN_SAMPLES = 300
+# beta = "auto": this x the root mean square column norm of X (see NDFS)
+BETA_PER_COLUMN_NORM = 1.5
 
 
 def normalized_adjacency(S) -> sp.csr_matrix:
@@ -121,15 +123,21 @@ class NDFS(ScoreSelector):
     objective changes by less than tol relative), ``random_state`` (the
     K-means of the spectral initialisation).
 
-    beta weighs ||W||_{2,1} against ||XW - F||^2, whose Hessian X'X is about
-    n I on z-scored data. The default beta = 100 is for z-scored data (beta = 1
-    leaves the l2,1 term negligible there: docs/fidelity/baselines-ndfs-udfs.md);
-    scaling X by s and beta by s selects the same features.
+    beta weighs ||W||_{2,1} against ||XW - F||^2. For a feature x_i and the
+    soft labels F the reweighted step soft-thresholds: row w_i stays non-zero
+    only while beta < 2 ||x_i' F||, i.e. beta / (2 ||x_i||) is the smallest
+    (cosine) correlation with F a feature needs to keep a weight. So the
+    default beta = "auto" is BETA_PER_COLUMN_NORM (1.5) x the root mean square
+    column norm of X (sqrt(n) on z-scored data): features need a correlation
+    norm of about 0.75 with F. beta = 1 (the old default) is negligible on
+    z-scored data and beta >= 2 x column norm zeroes every row
+    (docs/fidelity/baselines-ndfs-udfs.md). Scaling X by s scales beta_ by s,
+    which selects the same features.
 
     Attributes: ``scores_`` = ||w_i||, ``W_`` (d x c), ``F_`` (n x c, the
     nonnegative soft cluster indicator), ``objective_`` (one value per
     iteration, non-increasing up to rounding), ``n_iter_``, and the resolved
-    ``n_clusters_`` and ``n_neighbors_``.
+    ``n_clusters_``, ``n_neighbors_`` and ``beta_``.
     """
 
     def __init__(
@@ -137,7 +145,7 @@ class NDFS(ScoreSelector):
         n_features_to_select=None,
         n_clusters="auto",
         alpha=1.0,
-        beta=100.0,
+        beta="auto",
         gamma=1e8,
         n_neighbors="auto",
         sigma=None,
@@ -164,7 +172,10 @@ class NDFS(ScoreSelector):
         self.n_neighbors_ = k = auto_or_int(self.n_neighbors, "n_neighbors", min(5, n - 1))
         if k >= n:
             raise ValueError(f"n_neighbors={k} must be smaller than the number of samples ({n}).")
-        alpha, beta, gamma = (check_positive(getattr(self, p), p) for p in ("alpha", "beta", "gamma"))
+        alpha, gamma = (check_positive(getattr(self, p), p) for p in ("alpha", "gamma"))
+        auto_beta = isinstance(self.beta, str) and self.beta == "auto"
+        column_norm = float(np.sqrt(np.einsum("ij,ij->", X, X) / X.shape[1]))
+        self.beta_ = beta = BETA_PER_COLUMN_NORM * column_norm if auto_beta else check_positive(self.beta, "beta")
         tol = check_positive(self.tol, "tol")
         S = knn_graph(X, n_neighbors=k, weight="heat", sigma=self.sigma)
         F0 = spectral_init(S, c, self.random_state)
