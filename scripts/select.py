@@ -24,7 +24,7 @@ selector.fit(ds.X)
 seconds = time.perf_counter() - t0
 log.info("fit took %.3f s", seconds)
 order, scores = fitted_ranking(selector, ds.X.shape[1])  # any selector of the contract (README)
-# selectors whose choice depends on the count (NRFS, IterativeLS-2) give one subset per count;
+# selectors whose choice depends on the count (IterativeLS-2) give one subset per count;
 # kernel UDFS ranks kernel features, so the matrix of those features is stored with the ranking
 counts = feature_counts(snakemake.params.n_features, scores.size)
 subsets = selector.subsets(counts) if hasattr(selector, "subsets") else {}

@@ -197,3 +197,27 @@ def test_first_kernel_features_have_small_distance_ratio_on_ionosphere(mirror):
     ordered = distance_ratio(K[:, sel.order_[:3]], y)
     assert ordered < distance_ratio(K[:, :3], y) - 0.1  # the unordered first three
     assert ordered < distance_ratio(K, y) - 0.1  # all kernel features (the dashed line)
+
+
+# ---- the base class's input checks, on the n kernel features ----
+
+
+def test_default_n_neighbors_resolves_to_the_sample_size(rng):
+    for n in (2, 3, 7):
+        est = KernelUDFS().fit(rng.standard_normal((n, 2)))
+        assert est.n_neighbors_ == min(5, n - 1) and est.ranking_.size == n
+    with pytest.raises(ValueError, match="n_neighbors=5 must be in"):
+        KernelUDFS(n_neighbors=5).fit(rng.standard_normal((4, 2)))
+
+
+def test_input_checks_at_fit(rng):
+    X = rng.standard_normal((12, 3))
+    with pytest.raises(ValueError, match="n_features_to_select=13 gives 13, outside"):
+        KernelUDFS(n_features_to_select=13).fit(X)  # there are 12 kernel features
+    with pytest.raises(ValueError, match="above 1e\\+100"):
+        KernelUDFS().fit(X * 1e200)
+    with pytest.raises(ValueError, match="all 12 samples of X coincide"):
+        KernelUDFS().fit(np.ones((12, 3)))
+    # a constant column adds nothing to any kernel distance: the same fit without it
+    with_flat = KernelUDFS().fit(np.column_stack([X, np.full(12, 3.0)]))
+    np.testing.assert_allclose(with_flat.scores_, KernelUDFS().fit(X).scores_, rtol=1e-9, atol=1e-12)

@@ -260,3 +260,124 @@ def test_agrees_with_scikit_feature_given_the_true_laplacian(monkeypatch, params
     assert scipy.stats.spearmanr(ours, theirs)[0] > 0.99
     if beta < 1e-3:  # little shrinkage: both reach the same W
         assert_allclose(ours, theirs, rtol=1e-4)
+
+
+# ---- defaults on any data, degenerate input, pinned numbers of the faster iteration ----
+
+
+def test_default_instance_passes_sklearn_estimator_checks():
+    run_check_estimator(NDFS(random_state=0))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_defaults_find_planted_features_on_z_scored_data(seed):
+    """The default beta (1.5 sqrt(n) here) finds all 5 planted features on every seed; beta = 1 (the old
+    default) leaves the l2,1 term negligible against X'X ~ n I and finds 1-3 of them."""
+    data = make_planted(n_informative=5, random_state=seed)
+    est = assert_finds_planted(NDFS(random_state=0), data)
+    assert est.n_clusters_ == 5 and est.n_neighbors_ == 5
+
+
+def test_auto_sizes_resolve_at_fit_and_explicit_ones_are_checked():
+    from sklearn.datasets import load_wine
+
+    est = NDFS(n_features_to_select=5, random_state=0).fit(load_wine().data)
+    assert est.get_support().sum() == 5 and est.W_.shape == (13, 5)
+    rng = np.random.default_rng(0)
+    for n in (2, 3, 4):
+        tiny = NDFS(random_state=0).fit(rng.standard_normal((n, 2)))
+        assert tiny.n_clusters_ == tiny.n_neighbors_ == n - 1
+    X = rng.standard_normal((4, 3))
+    with pytest.raises(ValueError, match="n_clusters=5 must be smaller than the number of samples"):
+        NDFS(n_clusters=5).fit(X)
+    with pytest.raises(ValueError, match="n_neighbors=5 must be smaller than the number of samples"):
+        NDFS(n_neighbors=5).fit(X)
+    with pytest.raises(ValueError, match="n_clusters must be an integer"):
+        NDFS(n_clusters="five").fit(X)
+
+
+def test_constant_column_is_ranked_last_and_w_covers_every_feature():
+    data = make_planted(**SMALL)
+    X = np.insert(data.X, 3, 2.5, axis=1)
+    est = NDFS(n_clusters=3, random_state=0).fit(X)
+    assert est.ranking_[3] == X.shape[1] and (est.W_[3] == 0).all()
+    rest = NDFS(n_clusters=3, random_state=0).fit(data.X)
+    assert_array_equal(np.delete(est.W_, 3, axis=0), rest.W_)
+
+
+def _reference_iterations(X, A_norm, F, *, alpha, beta, gamma, max_iter, tol):
+    """The iteration as first written (two solves per ridge, A F recomputed): the numbers to keep."""
+    from ufskit.sparse_regression import EPS, has_converged, reweight, row_sq_norms
+
+    g, objective = np.ones(X.shape[1]), []
+    for _ in range(max_iter):
+        ridge = DiagonalRidge(X, beta, g)
+        MF = F - A_norm @ F + alpha * ridge.residual(F)
+        FFtF = F @ (F.T @ F)
+        F = F * (gamma * F + np.maximum(-MF, 0.0) + EPS) / (np.maximum(MF, 0.0) + gamma * FFtF + EPS)
+        F /= np.linalg.norm(F, axis=0)
+        W, R = ridge.coef(F), ridge.residual(F)
+        g = reweight(row_sq_norms(W))
+        gram = F.T @ F - np.eye(F.shape[1])
+        objective.append(
+            float(np.einsum("ij,ij->", F, F - A_norm @ F) + alpha * (np.einsum("ij,ij->", R, R) + beta * l21_norm(W))
+                  + 0.25 * gamma * np.einsum("ij,ij->", gram, gram))
+        )
+        if has_converged(objective, tol):
+            break
+    return W, F, objective
+
+
+@pytest.mark.parametrize("params", [SMALL, WIDE], ids=["d<n", "d>n"])
+def test_faster_iteration_gives_the_same_numbers(params):
+    X = make_planted(**params).X
+    S = knn_graph(X, n_neighbors=5, weight="heat")
+    F0 = spectral_init(S, 3, random_state=0)
+    kw = dict(alpha=1.0, beta=100.0, gamma=1e8, max_iter=30, tol=1e-8)
+    got = ndfs_iterations(X, normalized_adjacency(S), F0, **kw)
+    want = _reference_iterations(X, normalized_adjacency(S), F0, **kw)
+    for a, b in zip(got, want):
+        assert_array_equal(a, b)
+
+
+def test_lanczos_start_gives_the_dense_start(monkeypatch):
+    """Above LANCZOS_MIN_SAMPLES the embedding comes from ARPACK; the K-means labels, hence F0, are the same."""
+    from ufskit.selectors import ndfs as ndfs_module
+
+    X = make_planted(n_samples=150, **{k: v for k, v in SMALL.items() if k != "n_samples"}).X
+    S = knn_graph(X, n_neighbors=5, weight="heat")
+    dense = spectral_init(S, 4, random_state=0)
+    monkeypatch.setattr(ndfs_module, "LANCZOS_MIN_SAMPLES", 10)
+    assert_array_equal(spectral_init(S, 4, random_state=0), dense)
+
+
+def test_coef_and_residual_share_one_solve(rng):
+    for shape in ((30, 8), (8, 30)):
+        X, F = rng.standard_normal(shape), rng.random((shape[0], 3))
+        ridge = DiagonalRidge(X, 2.0, rng.random(shape[1]) + 0.5)
+        W, R = ridge.coef_and_residual(F)
+        assert_array_equal(W, ridge.coef(F))
+        assert_array_equal(R, ridge.residual(F))
+
+
+@pytest.mark.parametrize("scale", [1e-3, 1e3])
+def test_default_beta_follows_the_scale_of_x(scale):
+    """beta = "auto" = 1.5 x RMS column norm scales with X, so the leading features do not depend on X's
+    units (only up to the start G0 = I and the eps of the reweighting, which are not rescaled)."""
+    X = make_planted(**SMALL).X
+    a = NDFS(n_clusters=3, random_state=0).fit(X)
+    b = NDFS(n_clusters=3, random_state=0).fit(X * scale)
+    assert a.beta_ == pytest.approx(1.5 * np.sqrt(60)) and b.beta_ == pytest.approx(a.beta_ * scale)
+    assert_array_equal(a.order_[:3], b.order_[:3])
+    assert_allclose(b.scores_[a.order_[:2]] * scale, a.scores_[a.order_[:2]], rtol=0.05)
+
+
+def test_default_beta_is_below_the_threshold_that_zeroes_every_row():
+    """Soft-thresholding: a row keeps a weight only while beta < 2 ||x_i' F||, so beta = 2 x column norm
+    (correlation 1) leaves every row at the eps level, the default 1.5 x keeps the planted ones."""
+    data = make_planted(n_informative=5, random_state=0)
+    norm = np.sqrt(60.0)
+    default = NDFS(random_state=0).fit(data.X)
+    alive = np.flatnonzero(default.scores_ > 1e-6)
+    assert_array_equal(alive, data.informative)
+    assert (NDFS(beta=2.0 * norm, random_state=0).fit(data.X).scores_ < 1e-6).all()

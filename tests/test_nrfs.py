@@ -1,4 +1,4 @@
-"""NRFS: the paper's synthetic result, the cube algebra, the per-spectrum selection, bad input."""
+"""NRFS: the paper's synthetic result, the cube algebra, the round-robin per-spectrum order, bad input."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from ufskit.selectors.nrfs import (
     global_spectra,
     normalized_abs,
     ridge_coefficients,
-    select_per_spectrum,
+    round_robin_order,
 )
 from ufskit.synthetic import nrfs_synthetic
 
@@ -38,7 +38,7 @@ def test_finds_the_four_informative_features_of_the_synthetic_data(synthetic):
     """Sec. V-A: NRFS "always" picks f1, f2, f3, f4 (here: every data seed and DPS fold tried)."""
     for seed, ds in enumerate(synthetic):
         est = NRFS(**PAPER_SYNTHETIC, random_state=seed).fit(ds.X)
-        chosen = est.subsets(4)[4]
+        chosen = est.order_[:4]
         assert set(chosen) == {0, 1, 2, 3}, f"data seed {seed}, fold {est.fold_}: chose {chosen}"
         assert est.noisy_.size == 128 and np.intersect1d(est.noisy_, est.representatives_).size == 0
         assert abs(est.representatives_.size - 1152 / 4) <= 1  # p = 0.9 n / 4 = 288 as in the paper
@@ -48,34 +48,35 @@ def test_synthetic_without_sampling_uses_every_kept_instance(synthetic):
     est = NRFS(**PAPER_SYNTHETIC, sampling=False).fit(synthetic[0].X)
     assert est.fold_ is None
     assert_array_equal(est.representatives_, np.setdiff1d(np.arange(1280), est.noisy_))
-    assert set(est.subsets(4)[4]) == {0, 1, 2, 3}
+    assert set(est.order_[:4]) == {0, 1, 2, 3}
 
 
-def test_select_per_spectrum_by_hand():
+def test_round_robin_order_by_hand():
     coef = np.array([[0.9, 0.8], [0.5, 0.95], [0.7, 0.1], [0.1, 0.6], [0.3, 0.2]])
-    assert_array_equal(select_per_spectrum(coef, 4), [0, 2, 1, 3])  # 2 per spectrum
-    assert_array_equal(select_per_spectrum(coef, 3), [0, 2, 1])  # the first spectrum takes the extra one
-    # feature 0 is best for both spectra: the second spectrum must take its best *other* feature
+    # spectrum 0 takes 0, spectrum 1 takes 1, spectrum 0 its next free (2), spectrum 1 its next free (3), ...
+    assert_array_equal(round_robin_order(coef), [0, 1, 2, 3, 4])
+    # feature 0 is best for both spectra: the second spectrum takes its best *other* feature
     clash = np.array([[0.9, 0.9], [0.8, 0.1], [0.1, 0.2]])
-    assert_array_equal(select_per_spectrum(clash, 2), [0, 2])
+    assert_array_equal(round_robin_order(clash), [0, 2, 1])
+    # ties go to the lower index
+    assert_array_equal(round_robin_order(np.zeros((4, 3))), [0, 1, 2, 3])
 
 
-def test_subsets_sizes_quotas_and_support(rng):
+def test_every_prefix_has_the_papers_quotas_and_is_the_selection(rng):
+    """For every h: h // c features per spectrum (the first h mod c spectra one more), each its best
+    still free when its turn comes; ranking_ <= h is exactly get_support/transform at h."""
     X = rng.standard_normal((40, 23))
-    est = NRFS(n_features_to_select=7, n_clusters=3, n_neighbors_features=3, random_state=0).fit(X)
-    subsets = est.subsets([1, 5, 7, 22, 23])
-    assert list(subsets) == [1, 5, 7, 22, 23]
-    for h, chosen in subsets.items():
-        assert chosen.size == h and np.unique(chosen).size == h
-    # quotas 3, 2, 2: each spectrum's picks are its best among the features still free
-    seven = subsets[7]
-    assert_array_equal(seven[:3], np.argsort(-est.coef_[:, 0], kind="stable")[:3])
-    free = np.setdiff1d(np.arange(23), seven[:3])
-    assert_array_equal(seven[3:5], free[np.argsort(-est.coef_[free, 1], kind="stable")[:2]])
-    # ranking_ is the selection for h = m; get_support/transform use the selection for n_features_to_select
-    assert_array_equal(est.order_, subsets[23])
-    assert_array_equal(est.get_support(indices=True), np.sort(seven))
-    assert_array_equal(est.transform(X), X[:, np.sort(seven)])
+    est = NRFS(n_clusters=3, n_neighbors_features=3, random_state=0).fit(X)
+    order = est.order_
+    assert_array_equal(order, round_robin_order(est.coef_))
+    for t, feature in enumerate(order):  # turn t: spectrum t mod 3 takes its best feature not yet taken
+        free = np.setdiff1d(np.arange(23), order[:t])
+        assert feature == free[np.argmax(est.coef_[free, t % 3])]
+    for h in range(1, 24):
+        sel = est.set_params(n_features_to_select=h)
+        assert_array_equal(sel.get_support(indices=True), np.sort(order[:h]))
+        assert_array_equal(np.flatnonzero(est.ranking_ <= h), np.sort(order[:h]))
+        assert_array_equal(sel.transform(X), X[:, np.sort(order[:h])])
 
 
 def test_ridge_dual_and_primal_forms_equal_the_direct_solution(rng):
@@ -189,6 +190,36 @@ def test_passes_sklearn_estimator_checks():
     run_check_estimator(NRFS(n_clusters=2, n_neighbors_features=1, random_state=0))
 
 
+def test_default_instance_passes_sklearn_estimator_checks():
+    run_check_estimator(NRFS(random_state=0))
+
+
+def test_auto_defaults_resolve_to_the_data_size(rng):
+    """"auto" = the paper's values (c = 5, q = 50, k = 5, 2 DPS levels) where the data allows them."""
+    from sklearn.datasets import load_wine
+
+    est = NRFS(n_features_to_select=5, random_state=0).fit(load_wine().data)
+    assert (est.n_clusters_, est.n_neighbors_features_, est.n_neighbors_, est.dps_levels_) == (5, 13, 5, 2)
+    assert est.get_support().sum() == 5 and est.feature_neighbors_.shape == (13, 13)
+    big = NRFS(random_state=0).fit(rng.standard_normal((30, 60)))
+    assert (big.n_clusters_, big.n_neighbors_features_, big.n_neighbors_, big.dps_levels_) == (5, 50, 5, 2)
+    for n in (2, 3, 4):  # c, k <= n - 1 and one instance per DPS fold at least
+        tiny = NRFS(random_state=0).fit(rng.standard_normal((n, 3)))
+        assert tiny.n_clusters_ == tiny.n_neighbors_ == min(5, n - 1)
+        assert 2**tiny.dps_levels_ <= n and sorted(tiny.ranking_) == [1, 2, 3]
+
+
+def test_constant_column_is_ranked_last_and_kept_out_of_the_subspaces(rng):
+    X = rng.standard_normal((30, 6))
+    X[:, 2] = 7.0
+    est = NRFS(n_clusters=2, n_neighbors_features=3, random_state=0).fit(X)
+    assert est.ranking_[2] == 6 and np.isneginf(est.scores_[2])
+    assert (est.feature_neighbors_[2] == -1).all() and not (est.feature_neighbors_[[0, 1, 3, 4, 5]] == 2).any()
+    assert (est.coef_[2] == 0).all()
+    rest = NRFS(n_clusters=2, n_neighbors_features=3, random_state=0).fit(np.delete(X, 2, axis=1))
+    assert_allclose(np.delete(est.coef_, 2, axis=0), rest.coef_, rtol=1e-10)
+
+
 @pytest.mark.parametrize(
     "kwargs, match",
     [
@@ -211,11 +242,10 @@ def test_bad_parameters(rng, kwargs, match):
 
 def test_bad_input_and_counts(rng):
     X = rng.standard_normal((20, 8))
-    with pytest.raises(Exception, match="not fitted"):
-        NRFS().subsets(3)
-    est = NRFS(n_clusters=2, n_neighbors_features=2, random_state=0).fit(X)
     with pytest.raises(ValueError, match="outside"):
-        est.subsets([3, 9])
+        NRFS(n_features_to_select=9, n_clusters=2, n_neighbors_features=2, random_state=0).fit(X)
+    with pytest.raises(ValueError, match="n_clusters"):
+        NRFS(n_clusters="many").fit(X)
     X[4, 4] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         NRFS(n_clusters=2, n_neighbors_features=2).fit(X)
@@ -233,5 +263,4 @@ def test_microarray_runs_in_n_x_n_memory(mirror):
         tracemalloc.stop()
     assert peak < 400 * 2**20, f"peak {peak / 2**20:.0f} MB"
     assert est.feature_neighbors_.shape == (11225, 50) and est.representatives_.size == 16
-    for h, chosen in est.subsets([200, 1800]).items():
-        assert np.unique(chosen).size == h
+    assert sorted(est.ranking_) == list(range(1, 11226))

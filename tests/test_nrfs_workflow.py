@@ -35,8 +35,8 @@ def test_full_protocol_dag(tmp_path):
     # NRFS is fitted once per DPS fold (4) per dataset and q, MCFS on text once for every cardinality;
     # RCV1-4Class is excluded offline
     for fold in range(4):
-        assert f"selections/11_Tumors/NRFS/fold={fold}_n_clusters=n_classes_n_neighbors_features=50/rep0.npz" in jobs
-    assert "11_Tumors/NRFS/fold=0_n_clusters=n_classes_n_neighbors_features=50/rep1.npz" not in jobs
+        assert f"selections/11_Tumors/NRFS/dps_levels=2_fold={fold}_n_clusters=n_classes_n_neighbors=5_n_neighbors_features=50/rep0.npz" in jobs
+    assert "11_Tumors/NRFS/dps_levels=2_fold=0_n_clusters=n_classes_n_neighbors=5_n_neighbors_features=50/rep1.npz" not in jobs
     assert "20NewsgroupA/MCFS/max_nonzero=200+300+500+800+1000+1200+1500+1800_n_clusters=n_classes_weight=cosine/" in jobs
     assert "RCV1-4Class/" not in jobs
 

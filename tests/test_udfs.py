@@ -227,3 +227,62 @@ def test_robust_eigh_falls_back_when_mrrr_fails(monkeypatch):
     expected = np.linalg.eigvalsh(A)[:2]
     np.testing.assert_allclose(values, expected)
     np.testing.assert_allclose(np.abs(vectors.T @ A @ vectors), np.diag(expected), atol=1e-12)
+
+
+# ---- defaults on any data and degenerate input ----
+
+
+def test_default_instance_passes_sklearn_estimator_checks():
+    run_check_estimator(UDFS())
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_defaults_find_planted_features_on_z_scored_data(seed):
+    est = assert_finds_planted(UDFS(), make_planted(n_informative=5, random_state=seed))
+    assert est.n_clusters_ == 5 and est.n_neighbors_ == 5
+
+
+def test_default_gamma_keeps_a_ranking_past_the_first_c_features():
+    """gamma = 1 (the old default) drives all but about c rows of W to 0 when d > n, so the ranking
+    past them is index order; the default 1e-3 keeps them apart."""
+    X = make_planted(**WIDE).X
+    nonzero = {g: int((UDFS(n_clusters=3, gamma=g).fit(X).scores_ > 1e-6).sum()) for g in (1.0, 1e-3)}
+    assert nonzero[1e-3] > 3 * nonzero[1.0]
+
+
+def test_auto_sizes_resolve_at_fit_and_explicit_ones_are_checked():
+    from sklearn.datasets import load_wine
+
+    est = UDFS(n_features_to_select=5).fit(load_wine().data)
+    assert est.get_support().sum() == 5 and est.W_.shape == (13, 5)
+    rng = np.random.default_rng(0)
+    for n, d in ((2, 1), (3, 2), (4, 7)):
+        tiny = UDFS().fit(rng.standard_normal((n, d)))
+        assert (tiny.n_clusters_, tiny.n_neighbors_) == (min(5, d), n - 1)
+    X = rng.standard_normal((4, 3))
+    with pytest.raises(ValueError, match="n_clusters=4 exceeds n_features = 3"):
+        UDFS(n_clusters=4).fit(X)
+    with pytest.raises(ValueError, match="n_neighbors=5 must be in"):
+        UDFS(n_neighbors=5).fit(X)
+
+
+def test_constant_and_zero_columns_are_ranked_last_and_w_covers_every_feature():
+    X = make_planted().X
+    X = np.insert(X, [2, 7], [0.0, 4.0], axis=1)  # an all-zero and a constant column
+    est = UDFS(n_clusters=3).fit(X)
+    flat = [2, 8]
+    assert sorted(est.ranking_[flat]) == [X.shape[1] - 1, X.shape[1]]
+    assert (est.W_[flat] == 0).all() and est.W_.shape == (X.shape[1], 3)
+    with pytest.raises(ValueError, match="no varying feature"):
+        UDFS().fit(np.zeros((10, 4)))
+
+
+@pytest.mark.parametrize("scale", [1e-90, 1e90])
+def test_default_lam_follows_the_scale_of_x(scale):
+    """lam = "auto" = 1e3 x mean(X^2): UDFS(s X) = UDFS(X) (M depends on X / sqrt(lam) only)."""
+    X = make_planted().X
+    a, b = UDFS(n_clusters=3).fit(X), UDFS(n_clusters=3).fit(X * scale)
+    assert a.lam_ == pytest.approx(1e3) and b.lam_ == pytest.approx(1e3 * scale**2)
+    assert_allclose(b.scores_, a.scores_, rtol=1e-7, atol=1e-10)
+    with pytest.raises(ValueError, match="lam=1000 is below rounding against the local Gram matrices"):
+        UDFS(n_clusters=3, lam=1e3).fit(X * 1e90)

@@ -58,7 +58,7 @@ def evaluate_selection(
         X = sel.space
     n_classes = int(np.unique(y).size)
     rows = [{"n_features": pd.NA, "metric": "fit_seconds", "value": float(sel.seconds)}]
-    prefix = not sel.subsets  # NRFS-like selections store one subset per count
+    prefix = not sel.subsets  # count-dependent selections (IterativeLS-2, MCFS) store one subset per count
     order = sel.order
 
     if "knn" in metrics:

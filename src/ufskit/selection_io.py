@@ -16,7 +16,7 @@ class Selection:
     """The outcome of one fit: the full order (best first), the scores and the fit time.
 
     ``subsets`` holds, for selectors whose choice depends on the number of
-    features (e.g. NRFS's per-spectrum quota), the selected indices per count;
+    features (e.g. IterativeLS-2's kept set per size), the selected indices per count;
     evaluation uses them instead of a prefix of ``order`` where present.
     ``space`` holds the matrix whose columns ``order`` ranks when that is not the
     input X (kernel UDFS ranks kernel features, one per training sample).

@@ -49,7 +49,8 @@ class DiagonalRidge:
     Factorises once, then solves for any right-hand side F (n x c):
 
     * ``coef(F)`` = (X'X + beta G)^-1 X'F, the minimiser W (d x c);
-    * ``residual(F)`` = (I - X (X'X + beta G)^-1 X') F = F - X coef(F).
+    * ``residual(F)`` = (I - X (X'X + beta G)^-1 X') F = F - X coef(F);
+    * ``coef_and_residual(F)``: both, sharing one solve.
 
     ``dual=None`` picks the cheaper form: when d > n the n x n Woodbury forms
     W = G^-1 X' (A + beta I)^-1 F and residual = beta (A + beta I)^-1 F with
@@ -66,8 +67,9 @@ class DiagonalRidge:
             system = self._XGinv @ X.T
             system[np.diag_indices(n)] += beta
         else:
-            system = (X.T @ X if XtX is None else XtX.copy()) + np.diag(beta * g)
-        self._factor = scipy.linalg.cho_factor(system, lower=True, check_finite=False)
+            system = X.T @ X if XtX is None else XtX.copy()
+            system[np.diag_indices(d)] += beta * g
+        self._factor = scipy.linalg.cho_factor(system, lower=True, overwrite_a=True, check_finite=False)
 
     def _solve(self, B: np.ndarray) -> np.ndarray:
         return scipy.linalg.cho_solve(self._factor, B, check_finite=False)
@@ -82,3 +84,11 @@ class DiagonalRidge:
         if self.dual:
             return self.beta * self._solve(F)
         return F - self.X @ self.coef(F)
+
+    def coef_and_residual(self, F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(coef(F), residual(F))`` with one solve instead of two (the same numbers)."""
+        if self.dual:
+            Z = self._solve(F)
+            return self._XGinv.T @ Z, self.beta * Z
+        W = self.coef(F)
+        return W, F - self.X @ W

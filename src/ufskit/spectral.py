@@ -64,14 +64,15 @@ def rayleigh_quotients(W, X: np.ndarray, *, centred: bool) -> np.ndarray:
     return num / den
 
 
-def smallest_nontrivial_eigenpairs(W, k: int) -> tuple[np.ndarray, np.ndarray]:
+def smallest_nontrivial_eigenpairs(W, k: int, dense_max_samples: int = DENSE_EIGEN_MAX_SAMPLES) -> tuple[np.ndarray, np.ndarray]:
     """The k smallest eigenpairs of L^ other than the trivial one: (lambdas ascending, n x k xi).
 
     Computed as the k largest eigenpairs of S - 2 xi_1 xi_1' (the deflation
     moves the trivial eigenvalue of S from 1 to -1, the bottom of S's
     spectrum), so a disconnected graph's further eigenvalue-0 vectors are kept,
     orthogonal to xi_1, as in Deng Cai's ``Eigenmap``. Dense LAPACK (only the
-    wanted eigenpairs) for dense W or small n, ARPACK for large sparse graphs.
+    wanted eigenpairs) for dense W or n <= ``dense_max_samples``, ARPACK for
+    larger sparse graphs.
     Signs are fixed so that each eigenvector's entry of largest magnitude is
     positive, which makes the output deterministic.
     """
@@ -81,7 +82,7 @@ def smallest_nontrivial_eigenpairs(W, k: int) -> tuple[np.ndarray, np.ndarray]:
     d = degrees(W)
     s = 1.0 / np.sqrt(d)
     xi1 = np.sqrt(d / d.sum())
-    if sp.issparse(W) and n > DENSE_EIGEN_MAX_SAMPLES:
+    if sp.issparse(W) and n > dense_max_samples:
         S = sp.diags(s) @ W @ sp.diags(s)
         op = spla.LinearOperator((n, n), matvec=lambda v: S @ v - 2.0 * xi1 * (xi1 @ v), dtype=np.float64)
         mu, V = spla.eigsh(op, k=k, which="LA", v0=np.full(n, 1.0 / np.sqrt(n)), tol=0.0)

@@ -114,6 +114,18 @@ def check_int(value, name: str, low: int = 1, high: int | None = None) -> int:
     return int(value)
 
 
+def auto_or_int(value, name: str, auto: int, low: int = 1) -> int:
+    """A size parameter that may be "auto": ``auto`` (already fitted to the data) or ``value`` checked as an int >= low.
+
+    Data-size-dependent defaults (a number of clusters, of neighbours) resolve
+    this way at fit time; an explicit value is never clipped, so an
+    impossible one still fails with the caller's message.
+    """
+    if isinstance(value, str) and value == "auto":
+        return int(auto)
+    return check_int(value, name, low=low)
+
+
 def check_positive(value, name: str) -> float:
     """``value`` as a finite float > 0, or a ValueError naming the parameter (bools are refused)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):

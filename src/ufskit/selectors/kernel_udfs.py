@@ -33,7 +33,7 @@ from ..kernels import kernel_sq_dists, rbf_kernel, rbf_width
 from ..sparse_regression import row_sq_norms
 from .base import ScoreSelector, ranking_from_scores
 from .udfs import DenseSpectrum, laplacian_from_sq_dists, udfs_iterations
-from ..validation import check_int, check_positive
+from ..validation import auto_or_int, check_int, check_positive, check_scale, flat_features
 
 
 class KernelUDFS(ScoreSelector):
@@ -47,13 +47,14 @@ class KernelUDFS(ScoreSelector):
     all n of them. kernel: "rbf" or "linear" (the latter reduces Eq. 4 to UDFS
     in the instance basis; used to check the derivation).
     Attributes: ``W_`` (n x c), ``objective_`` (per iteration), ``n_iter_``,
-    ``sigma_`` (RBF width used, None for the linear kernel), ``X_fit_``.
+    ``sigma_`` (RBF width used, None for the linear kernel), ``X_fit_``,
+    ``n_neighbors_`` (k resolved: "auto" = min(5, n - 1)).
     """
 
     def __init__(
         self,
         n_features_to_select=None,
-        n_neighbors=5,
+        n_neighbors="auto",
         gamma=1e-3,
         lam=1e3,
         kernel="rbf",
@@ -75,7 +76,8 @@ class KernelUDFS(ScoreSelector):
         self.tol = tol
 
     def _check_params(self, n: int) -> None:
-        for name in ("n_neighbors", "n_clusters", "max_iter"):
+        self.n_neighbors_ = auto_or_int(self.n_neighbors, "n_neighbors", min(5, n - 1))
+        for name in ("n_clusters", "max_iter"):
             check_int(getattr(self, name), name)
         if self.n_clusters > n:
             raise ValueError(f"n_clusters={self.n_clusters} exceeds the number of samples {n}.")
@@ -91,9 +93,22 @@ class KernelUDFS(ScoreSelector):
         return rbf_kernel(X, self.X_fit_, sigma=self.sigma_)
 
     def fit(self, X, y=None):
-        """Score the kernel features of X (y is ignored)."""
+        """Score the kernel features of X (y is ignored).
+
+        The input checks are the base class's, on the kernel features: X's
+        magnitudes within [1e-100, 1e100], ``n_features_to_select`` within the
+        n kernel features, and X not all one point (every kernel feature would
+        be constant). Flat columns of X need no special case: they add nothing
+        to any kernel distance. Duplicate samples give equal kernel features,
+        whose scores may differ (any c of a tied eigenspace are optimal).
+        """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, reset=True)
-        self._check_params(X.shape[0])
+        check_scale(X)
+        n = X.shape[0]
+        self._n_selected(n)
+        if flat_features(X).all():
+            raise ValueError(f"all {n} samples of X coincide (up to rounding): every kernel feature is constant.")
+        self._check_params(n)
         self.X_fit_ = X
         if self.kernel == "linear":
             self.sigma_ = None
@@ -101,7 +116,7 @@ class KernelUDFS(ScoreSelector):
             self.sigma_ = rbf_width(X, self.kernel_const) if self.sigma is None else float(self.sigma)
         K = self._gram(X)
         # UDFS's local matrix from kernel distances (K~_i = H K_i H = -1/2 H D2_i H), M~ = K L K
-        L = laplacian_from_sq_dists(kernel_sq_dists(K), self.n_neighbors, self.lam)
+        L = laplacian_from_sq_dists(kernel_sq_dists(K), self.n_neighbors_, self.lam)
         spectrum = DenseSpectrum(K @ (L @ K))
         self.W_, self.objective_ = udfs_iterations(spectrum, self.n_clusters, self.gamma, self.max_iter, self.tol)
         self.n_iter_ = len(self.objective_)

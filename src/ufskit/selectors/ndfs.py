@@ -29,11 +29,17 @@ from ..graph import knn_graph
 from ..sparse_regression import EPS, DiagonalRidge, has_converged, l21_norm, reweight, row_sq_norms
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
 from .base import ScoreSelector
-from ..validation import check_int, check_positive
+from ..validation import auto_or_int, check_int, check_positive
 
 # F0 = column-normalised (Y + INIT_OFFSET) for the one-hot cluster indicator Y:
 # every entry must start positive or the multiplicative update keeps it at 0
 INIT_OFFSET = 0.2
+# above this many samples the initial embedding's eigenvectors come from Lanczos on the sparse kNN
+# graph instead of a dense n x n LAPACK call (only the K-means labels of the embedding are used, and
+# they agree: tested); below it LAPACK is as fast
+LANCZOS_MIN_SAMPLES = 300
+# beta = "auto": this x the root mean square column norm of X (see NDFS)
+BETA_PER_COLUMN_NORM = 1.5
 
 
 def normalized_adjacency(S) -> sp.csr_matrix:
@@ -52,7 +58,8 @@ def spectral_init(S, n_clusters: int, random_state=None) -> np.ndarray:
     d = degrees(S)
     embedding = np.sqrt(d / d.sum())[:, None]
     if n_clusters > 1:
-        embedding = np.hstack([embedding, smallest_nontrivial_eigenpairs(S, n_clusters - 1)[1]])
+        vectors = smallest_nontrivial_eigenpairs(S, n_clusters - 1, dense_max_samples=LANCZOS_MIN_SAMPLES)[1]
+        embedding = np.hstack([embedding, vectors])
     embedding /= np.sqrt(row_sq_norms(embedding))[:, None]
     if isinstance(random_state, np.random.Generator):
         random_state = int(random_state.integers(2**32 - 1))
@@ -77,21 +84,23 @@ def ndfs_iterations(X, A_norm, F, *, alpha, beta, gamma, max_iter, tol, dual=Non
     dual = d > n if dual is None else bool(dual)
     XtX = None if dual else X.T @ X
     g = np.ones(d)
+    AF = A_norm @ F
     objective: list[float] = []
     for _ in range(max_iter):
         ridge = DiagonalRidge(X, beta, g, dual=dual, XtX=XtX)
-        MF = F - A_norm @ F + alpha * ridge.residual(F)
+        MF = F - AF + alpha * ridge.residual(F)
         # the paper's rule F * (gamma F) / (MF + gamma FF'F), with MF split into its positive and negative
         # parts so that F stays positive where MF < 0 (identical where MF >= 0); eps as in the authors' code
         FFtF = F @ (F.T @ F)
         F = F * (gamma * F + np.maximum(-MF, 0.0) + EPS) / (np.maximum(MF, 0.0) + gamma * FFtF + EPS)
         F /= np.linalg.norm(F, axis=0)
-        W, R = ridge.coef(F), ridge.residual(F)
+        W, R = ridge.coef_and_residual(F)
+        AF = A_norm @ F
         g = reweight(row_sq_norms(W))
         gram = F.T @ F
         gram[np.diag_indices_from(gram)] -= 1.0
         value = (
-            np.einsum("ij,ij->", F, F - A_norm @ F)
+            np.einsum("ij,ij->", F, F - AF)
             + alpha * (np.einsum("ij,ij->", R, R) + beta * l21_norm(W))
             + 0.25 * gamma * np.einsum("ij,ij->", gram, gram)
         )
@@ -105,27 +114,40 @@ class NDFS(ScoreSelector):
     """NDFS feature ranking: features with the largest rows of the regression matrix W first.
 
     Parameters: ``n_clusters`` (c, the number of pseudo-labels; the number of
-    classes in the papers), ``alpha`` and ``beta`` (the paper's trade-offs,
-    searched over a grid there; NRFS uses alpha = beta = 1e-6), ``gamma``
-    (orthogonality penalty, 1e8 as in the authors' code), ``n_neighbors`` and
-    ``sigma`` (the heat-kernel kNN graph of ``ufskit.graph.knn_graph``; sigma
+    classes in the papers; "auto" = min(5, n - 1)), ``alpha`` and ``beta``
+    (the paper's trade-offs, searched over a grid there; NRFS uses
+    alpha = beta = 1e-6), ``gamma`` (orthogonality penalty, 1e8 as in the
+    authors' code), ``n_neighbors`` and ``sigma`` (the heat-kernel kNN graph
+    of ``ufskit.graph.knn_graph``; n_neighbors "auto" = min(5, n - 1), sigma
     None = mean pairwise distance), ``max_iter`` and ``tol`` (stop when the
     objective changes by less than tol relative), ``random_state`` (the
     K-means of the spectral initialisation).
 
+    beta weighs ||W||_{2,1} against ||XW - F||^2. For a feature x_i and the
+    soft labels F the reweighted step soft-thresholds: row w_i stays non-zero
+    only while beta < 2 ||x_i' F||, i.e. beta / (2 ||x_i||) is the smallest
+    (cosine) correlation with F a feature needs to keep a weight. So the
+    default beta = "auto" is BETA_PER_COLUMN_NORM (1.5) x the root mean square
+    column norm of X (sqrt(n) on z-scored data): features need a correlation
+    norm of about 0.75 with F. beta = 1 (the old default) is negligible on
+    z-scored data and beta >= 2 x column norm zeroes every row
+    (docs/fidelity/baselines-ndfs-udfs.md). Scaling X by s scales beta_ by s,
+    which selects the same features.
+
     Attributes: ``scores_`` = ||w_i||, ``W_`` (d x c), ``F_`` (n x c, the
     nonnegative soft cluster indicator), ``objective_`` (one value per
-    iteration, non-increasing up to rounding), ``n_iter_``.
+    iteration, non-increasing up to rounding), ``n_iter_``, and the resolved
+    ``n_clusters_``, ``n_neighbors_`` and ``beta_``.
     """
 
     def __init__(
         self,
         n_features_to_select=None,
-        n_clusters=5,
+        n_clusters="auto",
         alpha=1.0,
-        beta=1.0,
+        beta="auto",
         gamma=1e8,
-        n_neighbors=5,
+        n_neighbors="auto",
         sigma=None,
         max_iter=100,
         tol=1e-8,
@@ -144,14 +166,20 @@ class NDFS(ScoreSelector):
 
     def _score(self, X):
         n = X.shape[0]
-        c = check_int(self.n_clusters, "n_clusters")
+        self.n_clusters_ = c = auto_or_int(self.n_clusters, "n_clusters", min(5, n - 1))
         if c >= n:
             raise ValueError(f"n_clusters={c} must be smaller than the number of samples ({n}).")
-        alpha, beta, gamma = (check_positive(getattr(self, p), p) for p in ("alpha", "beta", "gamma"))
+        self.n_neighbors_ = k = auto_or_int(self.n_neighbors, "n_neighbors", min(5, n - 1))
+        if k >= n:
+            raise ValueError(f"n_neighbors={k} must be smaller than the number of samples ({n}).")
+        alpha, gamma = (check_positive(getattr(self, p), p) for p in ("alpha", "gamma"))
+        auto_beta = isinstance(self.beta, str) and self.beta == "auto"
+        column_norm = float(np.sqrt(np.einsum("ij,ij->", X, X) / X.shape[1]))
+        self.beta_ = beta = BETA_PER_COLUMN_NORM * column_norm if auto_beta else check_positive(self.beta, "beta")
         tol = check_positive(self.tol, "tol")
-        S = knn_graph(X, n_neighbors=check_int(self.n_neighbors, "n_neighbors"), weight="heat", sigma=self.sigma)
+        S = knn_graph(X, n_neighbors=k, weight="heat", sigma=self.sigma)
         F0 = spectral_init(S, c, self.random_state)
-        self.W_, self.F_, self.objective_ = ndfs_iterations(
+        W, self.F_, self.objective_ = ndfs_iterations(
             X,
             normalized_adjacency(S),
             F0,
@@ -162,4 +190,5 @@ class NDFS(ScoreSelector):
             tol=tol,
         )
         self.n_iter_ = len(self.objective_)
-        return np.sqrt(row_sq_norms(self.W_))
+        self.W_ = self._to_full(W, fill=0.0)
+        return np.sqrt(row_sq_norms(W))

@@ -16,7 +16,8 @@ Algorithm 1 of the paper, with its symbols (docs/fidelity/nrfs.md has every choi
 7.   A_i = argmin ||B_i A - Y||^2 + ridge ||A||^2 (Eq. 8), |A_i| normalised to unit
      L2 norm over the features for each spectrum (Eq. 9), and the maximum over
      the representatives (Eq. 10) gives the m x c matrix ``coef_``;
-8.   h features: h/c per spectrum, spectrum by spectrum, never one already chosen.
+8.   h features: h/c per spectrum, never one already chosen; the spectra take
+     turns (``round_robin_order``), so the selection for h is the first h of one order.
 
 The cube B is never held whole: representatives are processed in blocks whose
 layers are solved together (batched BLAS/LAPACK), each in the smaller of its
@@ -31,12 +32,11 @@ import numbers
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from sklearn.utils.validation import check_is_fitted
 
 from ..graph import knn_graph, pairwise_sq_dists
 from ..sampling import DPS, FDD
 from ..spectral import degrees, rbf_affinity
-from ..validation import check_int, resolve_count
+from ..validation import auto_or_int, check_int
 from .base import ScoreSelector
 
 SIMILARITIES = ("gaussian", "cosine")
@@ -202,26 +202,29 @@ def normalized_abs(A: np.ndarray) -> np.ndarray:
     return np.divide(A, norms, out=np.zeros_like(A), where=norms > 0)
 
 
-def spectrum_quotas(h: int, n_spectra: int) -> np.ndarray:
-    """h/c features per spectrum; when c does not divide h the first h mod c spectra take one more."""
-    return h // n_spectra + (np.arange(n_spectra) < h % n_spectra)
+def round_robin_order(coef: np.ndarray) -> np.ndarray:
+    """Sec. III-C step 3 as one nested order: the spectra take turns, each its best feature still free.
 
-
-def select_per_spectrum(coef: np.ndarray, h: int) -> np.ndarray:
-    """Sec. III-C step 3: for each spectrum k in turn, its quota of features with the largest coef[:, k].
-
-    Features chosen for an earlier spectrum are excluded from the later ones
-    (the paper zeroes them). Returns the h indices in the order chosen; ties
-    go to the lower feature index.
+    Turn t belongs to spectrum t mod c, which takes the feature of largest
+    coef[:, k] not chosen before (the paper zeroes chosen features). The first
+    h of the order give every spectrum its paper's quota, h // c features and
+    one more for the first h mod c spectra, so every prefix is a selection
+    with the paper's per-spectrum counts, and the selection for h is a subset
+    of the one for h + 1. Ties go to the lower feature index. Returns all m
+    indices, best first.
     """
-    taken = np.zeros(coef.shape[0], dtype=bool)
-    chosen = []
-    for k, quota in enumerate(spectrum_quotas(h, coef.shape[1])):
-        column = np.where(taken, -np.inf, coef[:, k])
-        picks = np.argsort(-column, kind="stable")[:quota]
-        taken[picks] = True
-        chosen.append(picks)
-    return np.concatenate(chosen)
+    m, c = coef.shape
+    ranked = np.argsort(-coef, axis=0, kind="stable").T  # c x m: each spectrum's features, best first
+    taken = np.zeros(m, dtype=bool)
+    cursor = np.zeros(c, dtype=np.intp)
+    order = np.empty(m, dtype=np.intp)
+    for t in range(m):  # amortised O(m c): each spectrum's cursor only moves forward
+        k = t % c
+        while taken[ranked[k, cursor[k]]]:
+            cursor[k] += 1
+        order[t] = ranked[k, cursor[k]]
+        taken[order[t]] = True
+    return order
 
 
 class NRFS(ScoreSelector):
@@ -229,21 +232,25 @@ class NRFS(ScoreSelector):
 
     Parameters (paper symbol in brackets; defaults from Sec. VI-A where it has one)
     ----------
-    n_clusters : int, default 5
-        [c] number of global spectra; the paper sets it to the number of clusters.
-    n_neighbors_features : int, default 50
+    n_clusters : int or "auto", default "auto"
+        [c] number of global spectra; the paper sets it to the number of
+        clusters. "auto": min(5, n - 1).
+    n_neighbors_features : int or "auto", default "auto"
         [q] size of each local feature subspace, the feature itself included.
-    n_neighbors : int or None, default 5
+        "auto": min(50, m), the paper's q = 50 (Sec. VI-A) where m allows it.
+    n_neighbors : int, None or "auto", default "auto"
         [k] W keeps the edges of the symmetric k-nearest-neighbour graph
-        (Sec. VI-A: k = 5 for kNN-based similarities); None = all pairs.
+        (Sec. VI-A: k = 5 for kNN-based similarities); None = all pairs;
+        "auto": min(5, n - 1).
     similarity : "gaussian" (microarrays) or "cosine" (text)
         [Eq. 1 / Eq. 2] for W and for the layers B_i.
     noise_fraction : float, default 0.1
         share of the instances dropped as noisy by FDD (Sec. IV-A); 0 keeps all.
     sampling : bool, default True
         True: one DPS fold as representatives (NRFS-1); False: every kept instance (NRFS-2).
-    dps_levels : int, default 2
-        DPS halvings, 2 ** dps_levels folds [p ~ 0.9 n / 4].
+    dps_levels : int or "auto", default "auto"
+        DPS halvings, 2 ** dps_levels folds [p ~ 0.9 n / 4]. "auto": 2, or
+        fewer when fewer than 4 instances are kept (each fold needs one).
     ridge : float, default 1e-3
         [lambda] of Eq. 8 (the paper gives no value).
     fold : int or None, default None
@@ -258,27 +265,28 @@ class NRFS(ScoreSelector):
     (Y and its L_sym eigenvalues), ``sigma_`` (the adaptive width on all
     features), ``noisy_`` (dropped instances, most anomalous first),
     ``representatives_``, ``fold_`` (the DPS fold used, or None),
-    ``feature_neighbors_`` (m x q).
+    ``feature_neighbors_`` (m x q, feature indices of X), and the resolved
+    ``n_clusters_``, ``n_neighbors_features_``, ``n_neighbors_`` and
+    ``dps_levels_``.
 
-    The selection for h features is not a prefix of the one for h' > h (the
-    quotas change), so ``subsets(counts)`` gives each count's selection from
-    ``coef_`` without refitting, and ``get_support``/``transform`` use
-    ``subsets`` for ``n_features_to_select``. ``ranking_`` is the complete
-    order of the selection for h = m: the features chosen for spectrum 1 by
-    decreasing coefficient, then those for spectrum 2, and so on; ``scores_``
-    = m - (position in that order).
+    Step 8 as a ranking: ``ranking_`` is ``round_robin_order(coef_)``, the
+    spectra taking turns, so the first h features give every spectrum the
+    paper's quota (h / c, the first h mod c spectra one more) for every h,
+    and ``get_support``/``transform`` and the workflow's count h all use
+    those same first h features (docs/fidelity/nrfs.md, "Step 8").
+    ``scores_`` = m - (position in that order).
     """
 
     def __init__(
         self,
         n_features_to_select=None,
-        n_clusters=5,
-        n_neighbors_features=50,
-        n_neighbors=5,
+        n_clusters="auto",
+        n_neighbors_features="auto",
+        n_neighbors="auto",
         similarity="gaussian",
         noise_fraction=0.1,
         sampling=True,
-        dps_levels=2,
+        dps_levels="auto",
         ridge=1e-3,
         fold=None,
         random_state=None,
@@ -295,13 +303,14 @@ class NRFS(ScoreSelector):
         self.fold = fold
         self.random_state = random_state
 
-    def _check_params(self, n: int, m: int) -> tuple[int, int, float, float]:
-        c = check_int(self.n_clusters, "n_clusters")
-        if c > n - 1:
-            raise ValueError(f"n_clusters={c} must be below n_samples={n}.")
-        q = check_int(self.n_neighbors_features, "n_neighbors_features")
-        if q > m:
-            raise ValueError(f"n_neighbors_features={q} exceeds the number of features ({m}).")
+    def _check_params(self, n: int, m: int) -> tuple[float, float]:
+        """Validate the parameters, resolve the "auto" ones into ``*_`` attributes; returns (noise, ridge)."""
+        self.n_clusters_ = auto_or_int(self.n_clusters, "n_clusters", min(5, n - 1))
+        if self.n_clusters_ > n - 1:
+            raise ValueError(f"n_clusters={self.n_clusters_} must be below n_samples={n}.")
+        self.n_neighbors_features_ = auto_or_int(self.n_neighbors_features, "n_neighbors_features", min(50, m))
+        if self.n_neighbors_features_ > m:
+            raise ValueError(f"n_neighbors_features={self.n_neighbors_features_} exceeds the number of features ({m}).")
         if self.similarity not in SIMILARITIES:
             raise ValueError(f"unknown similarity {self.similarity!r}; use one of {SIMILARITIES}.")
         noise = self.noise_fraction
@@ -312,10 +321,12 @@ class NRFS(ScoreSelector):
             raise ValueError(f"ridge must be a positive number, got {ridge!r}.")
         if not isinstance(self.sampling, (bool, np.bool_)):
             raise ValueError(f"sampling must be True or False, got {self.sampling!r}.")
-        check_int(self.dps_levels, "dps_levels")
-        if self.n_neighbors is not None and check_int(self.n_neighbors, "n_neighbors") > n - 1:
-            raise ValueError(f"n_neighbors={self.n_neighbors} must be below n_samples={n} (or None for all pairs).")
-        return c, q, float(noise), float(ridge)
+        self.n_neighbors_ = None if self.n_neighbors is None else auto_or_int(self.n_neighbors, "n_neighbors", min(5, n - 1))
+        if self.n_neighbors_ is not None and self.n_neighbors_ > n - 1:
+            raise ValueError(f"n_neighbors={self.n_neighbors_} must be below n_samples={n} (or None for all pairs).")
+        n_kept = n - round(noise * n)
+        self.dps_levels_ = auto_or_int(self.dps_levels, "dps_levels", min(2, int(np.log2(n_kept))))
+        return float(noise), float(ridge)
 
     def _representatives(self, X: np.ndarray, noise: float) -> np.ndarray:
         """Steps 4-5: drop the most anomalous instances (FDD), then keep one DPS fold of the rest."""
@@ -330,7 +341,7 @@ class NRFS(ScoreSelector):
         self.fold_ = None
         if not self.sampling:
             return kept
-        dps = DPS(levels=self.dps_levels).fit(X[kept])
+        dps = DPS(levels=self.dps_levels_).fit(X[kept])
         if self.fold is None:
             self.fold_ = int(np.random.default_rng(self.random_state).integers(dps.n_folds_))
         else:
@@ -339,40 +350,24 @@ class NRFS(ScoreSelector):
 
     def _score(self, X):
         n, m = X.shape
-        c, q, noise, ridge = self._check_params(n, m)
+        noise, ridge = self._check_params(n, m)
+        c = self.n_clusters_
         n_nearest = min(max(1, round(n / c)), n - 1)  # K^ = round(n / c), the average cluster size
         D2 = pairwise_sq_dists(X)
         self.sigma_ = adaptive_sigma(D2, n_nearest)
         if self.sigma_ == 0:
             raise ValueError("the instances coincide with their nearest neighbours: the adaptive width is 0.")
-        W = global_similarity(X, D2, self.similarity, self.sigma_, self.n_neighbors)
+        W = global_similarity(X, D2, self.similarity, self.sigma_, self.n_neighbors_)
         self.eigenvalues_, self.embedding_ = global_spectra(W, c)
         self.representatives_ = self._representatives(X, noise)
-        self.feature_neighbors_ = feature_neighbors(X, q)
-        cube = _LocalSimilarity(X, self.feature_neighbors_, self.similarity, self.representatives_, n_nearest)
+        neighbors = feature_neighbors(X, self.n_neighbors_features_)
+        cube = _LocalSimilarity(X, neighbors, self.similarity, self.representatives_, n_nearest)
         coef = np.zeros((m, c))
         for block in cube.blocks(self.representatives_):
             A = normalized_abs(ridge_coefficients(cube.layers(block), self.embedding_, ridge))
             np.maximum(coef, A.max(axis=0), out=coef)
-        self.coef_ = coef
-        order = select_per_spectrum(coef, m)
+        self.coef_ = self._to_full(coef, fill=0.0)
+        self.feature_neighbors_ = self._to_full(self._scored[neighbors], fill=-1)
         scores = np.empty(m)
-        scores[order] = m - np.arange(m)
+        scores[round_robin_order(coef)] = m - np.arange(m)
         return scores
-
-    def subsets(self, counts) -> dict[int, np.ndarray]:
-        """The selected feature indices (in the order chosen) for each requested count, from ``coef_``."""
-        check_is_fitted(self, "coef_")
-        m = self.coef_.shape[0]
-        counts = [counts] if isinstance(counts, numbers.Number) else list(counts)
-        out = {}
-        for value in counts:
-            h = resolve_count(value, m, name="count")
-            out[h] = select_per_spectrum(self.coef_, h)
-        return out
-
-    def _get_support_mask(self):
-        k = int(super()._get_support_mask().sum())  # the base class resolves n_features_to_select
-        mask = np.zeros(self.coef_.shape[0], dtype=bool)
-        mask[self.subsets(k)[k]] = True
-        return mask

@@ -31,10 +31,12 @@ import scipy.sparse.linalg as spla
 from ..graph import knn_indices, pairwise_sq_dists
 from ..sparse_regression import EPS, has_converged, l21_norm, reweight, row_sq_norms
 from .base import ScoreSelector
-from ..validation import check_int, check_positive
+from ..validation import auto_or_int, check_int, check_positive
 
 # the shift-invert pole sits this fraction below the smallest diagonal entry of M + gamma G
 SHIFT_MARGIN = 1e-3
+# lam = "auto": Yang's lambda = 1e3 for data of unit mean square (z-scored), scaled with X's square
+LAM_ON_UNIT_SCALE = 1e3
 
 
 def local_discriminative_laplacian(X: np.ndarray, n_neighbors: int, lam: float) -> sp.csr_matrix:
@@ -56,7 +58,13 @@ def laplacian_from_sq_dists(D2: np.ndarray, n_neighbors: int, lam: float) -> sp.
     m = hood.shape[1]
     H = np.eye(m) - 1.0 / m
     local_gram = -0.5 * (H @ D2[hood[:, :, None], hood[:, None, :]] @ H)
-    blocks = H @ np.linalg.inv(local_gram + lam * np.eye(m)) @ H
+    try:
+        blocks = H @ np.linalg.inv(local_gram + lam * np.eye(m)) @ H
+    except np.linalg.LinAlgError:
+        raise ValueError(
+            f"lam={lam:g} is below rounding against the local Gram matrices (largest entry "
+            f"{np.abs(local_gram).max():.3g}): the local problems are singular; scale lam with X's squared magnitude."
+        ) from None
     rows = np.broadcast_to(hood[:, :, None], blocks.shape).ravel()
     cols = np.broadcast_to(hood[:, None, :], blocks.shape).ravel()
     L = sp.coo_matrix((blocks.ravel(), (rows, cols)), shape=(n, n)).tocsr()
@@ -204,20 +212,33 @@ class UDFS(ScoreSelector):
     """UDFS feature ranking: features with the largest rows of the orthonormal W first.
 
     Parameters: ``n_clusters`` (c, the columns of W; the number of classes in
-    the papers), ``n_neighbors`` (k; each local problem has k + 1 samples),
-    ``lam`` (the local ridge lambda of B_i; 1e3 in the kernel-UDFS paper and
-    Yang's code), ``gamma`` (the l2,1 weight; 1e-3 in the kernel-UDFS paper),
-    ``max_iter`` and ``tol`` (stop when the objective changes by less than tol
-    relative).
+    the papers; "auto" = min(5, d)), ``n_neighbors`` (k; each local problem
+    has k + 1 samples; "auto" = min(5, n - 1)), ``lam`` (the local ridge
+    lambda of B_i; 1e3 in the kernel-UDFS paper and Yang's code; "auto" =
+    1e3 x the mean square of X, i.e. 1e3 on z-scored data, and scaled with
+    X so that UDFS(s X) = UDFS(X)), ``gamma``
+    (the l2,1 weight; 1e-3 as in the kernel-UDFS paper: with gamma = 1 the
+    reweighting leaves only about c non-zero rows on microarrays, so the
+    ranking past the first c is index order, docs/fidelity/baselines-ndfs-udfs.md),
+    ``max_iter`` and ``tol`` (stop when the objective changes by less than
+    tol relative).
 
     Attributes: ``scores_`` = ||w_i||, ``W_`` (d x c, orthonormal columns),
     ``objective_`` (one value per iteration, non-increasing up to rounding),
-    ``n_iter_``. Scaling X by s leaves the result unchanged when lam is
-    scaled by s^2 (M depends on X and lam only through X / sqrt(lam)).
+    ``n_iter_``, and the resolved ``n_clusters_``, ``n_neighbors_`` and ``lam_``.
+    Scaling X by s leaves the result unchanged when lam is scaled by s^2 (M
+    depends on X and lam only through X / sqrt(lam)).
     """
 
     def __init__(
-        self, n_features_to_select=None, n_clusters=5, n_neighbors=5, lam=1e3, gamma=1.0, max_iter=100, tol=1e-8
+        self,
+        n_features_to_select=None,
+        n_clusters="auto",
+        n_neighbors="auto",
+        lam="auto",
+        gamma=1e-3,
+        max_iter=100,
+        tol=1e-8,
     ):
         self.n_features_to_select = n_features_to_select
         self.n_clusters = n_clusters
@@ -229,13 +250,17 @@ class UDFS(ScoreSelector):
 
     def _score(self, X):
         n, d = X.shape
-        c = check_int(self.n_clusters, "n_clusters")
+        self.n_clusters_ = c = auto_or_int(self.n_clusters, "n_clusters", min(5, d))
         if c > d:
             raise ValueError(f"n_clusters={c} exceeds n_features = {d}: W (d x c) cannot have orthonormal columns.")
-        lam, gamma, tol = (check_positive(getattr(self, p), p) for p in ("lam", "gamma", "tol"))
-        L = local_discriminative_laplacian(X, check_int(self.n_neighbors, "n_neighbors"), lam)
-        self.W_, self.objective_ = udfs_iterations(
+        self.n_neighbors_ = auto_or_int(self.n_neighbors, "n_neighbors", min(5, n - 1))
+        gamma, tol = (check_positive(getattr(self, p), p) for p in ("gamma", "tol"))
+        auto_lam = isinstance(self.lam, str) and self.lam == "auto"
+        self.lam_ = LAM_ON_UNIT_SCALE * float(np.mean(X**2)) if auto_lam else check_positive(self.lam, "lam")
+        L = local_discriminative_laplacian(X, self.n_neighbors_, self.lam_)
+        W, self.objective_ = udfs_iterations(
             spectrum_of(X, L, low_rank=n < d and c < d), c, gamma, check_int(self.max_iter, "max_iter"), tol
         )
         self.n_iter_ = len(self.objective_)
-        return np.sqrt(row_sq_norms(self.W_))
+        self.W_ = self._to_full(W, fill=0.0)
+        return np.sqrt(row_sq_norms(W))
