@@ -80,7 +80,8 @@ def planted_faces(rng, people=6, per=6, informative=4, noise=30):
 
 
 METHODS = {"LS": {"selector": "LaplacianScore"},
-           "IterativeLS-1": {"selector": "IterativeLaplacianScore", "params": {"variant": 1}, "grid": {"n_drop": [1, 5]}}}
+           "IterativeLS-1": {"selector": "IterativeLaplacianScore", "params": {"variant": 1},
+                             "grid": {"n_drop": [1, 5]}}}
 
 
 def test_cluster_subsets_study_rows_and_planted_clusters(rng):
@@ -111,7 +112,8 @@ def test_train_size_study_rows_and_planted_accuracy(rng):
 def test_table1_reports_loaded_prepared_and_published():
     published = pd.DataFrame({"dataset": ["wine", "ionosphere"], "paper_name": ["Wine", "Ionosphere"],
                               "n": [178, 351], "d": [13, 34], "classes": [3, 2]})
-    prepared = {"wine": {"n_samples": 178, "n_features": 13, "n_classes": 3, "preprocessing": [{"step": "drop_constant", "n_removed": 0}]},
+    prepared = {"wine": {"n_samples": 178, "n_features": 13, "n_classes": 3,
+                         "preprocessing": [{"step": "drop_constant", "n_removed": 0}]},
                 "ionosphere": {"n_samples": 351, "n_features": 33, "n_classes": 2,
                                "preprocessing": [{"step": "drop_constant", "n_removed": 1}]}}
     md = ils.table1(prepared, published)
@@ -175,7 +177,8 @@ def test_cluster_curves_and_their_claim():
     five = curves.query("n_clusters == 5 and method == @ils.LS and n_features == 100").iloc[0]
     assert five["mean"] == pytest.approx(0.605)
     text = ils.claim_orl_clusters(curves, below=400, margin=0.01)
-    assert text.startswith("**supported**") and "c=5: above at 100% of counts, mean gap below 400 +0.2000, from 400 on +0.2000" in text
+    assert text.startswith("**supported**")
+    assert "c=5: above at 100% of counts, mean gap below 400 +0.2000, from 400 on +0.2000" in text
     with pytest.raises(ValueError, match="generic path"):
         ils.cluster_curves(summary, [p.assign(n_clusters=40) for p in parts], n_classes=40)
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import ROOT
 from test_workflow import snakemake
+
+from conftest import ROOT
 
 pytestmark = pytest.mark.workflow
 

@@ -19,8 +19,8 @@ from sklearn.linear_model import Lasso
 
 from ufskit import spectral
 from ufskit.graph import knn_graph
-from ufskit.selectors import make_selector
 from ufskit.lasso_path import lasso_lars_at_cardinality
+from ufskit.selectors import make_selector
 from ufskit.selectors.mcfs import MCFS, spectral_embedding
 
 

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+
 from conftest import ROOT
 
 pytestmark = pytest.mark.workflow
@@ -37,7 +38,8 @@ def test_full_protocol_dag(tmp_path):
     for fold in range(4):
         assert f"selections/11_Tumors/NRFS/fold={fold}_n_clusters=n_classes_n_neighbors_features=50/rep0.npz" in jobs
     assert "11_Tumors/NRFS/fold=0_n_clusters=n_classes_n_neighbors_features=50/rep1.npz" not in jobs
-    assert "20NewsgroupA/MCFS/max_nonzero=200+300+500+800+1000+1200+1500+1800_n_clusters=n_classes_weight=cosine/" in jobs
+    mcfs = "20NewsgroupA/MCFS/max_nonzero=200+300+500+800+1000+1200+1500+1800_n_clusters=n_classes_weight=cosine/"
+    assert mcfs in jobs
     assert "RCV1-4Class/" not in jobs
 
 

@@ -14,6 +14,7 @@ rule scorecard:
         sources=lambda w: scorecard_sources(),
         excluded=EXCLUDED,
         tolerances=config["scorecard"]["tolerances"],
+        protocol=config["protocol"],
     log:
         "logs/scorecard.log",
     conda:
