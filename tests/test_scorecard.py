@@ -306,6 +306,7 @@ def test_scorecard_and_report_end_to_end(tmp_path, mirror):
 
     report = snakemake("--report", "report.zip", cwd=tmp_path, env=env)
     assert "RuntimeWarning" not in report.stderr  # profiles/default's constant disk_mb
+    assert "warning" not in (report.stdout + report.stderr).lower()  # "Missing metadata" came from another config
     with zipfile.ZipFile(tmp_path / "report.zip") as z:
         names = z.namelist()
         html = z.read(next(n for n in names if n.endswith("report.html"))).decode()
