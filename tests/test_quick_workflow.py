@@ -58,6 +58,8 @@ def test_quick_run_then_report_without_warnings(tmp_path, mirror):
     assert "warning" not in output.lower(), output[-6000:]
     with zipfile.ZipFile(tmp_path / "report.zip") as z:
         names = z.namelist()
-    for report_dir in REPORTS:
-        assert any(f"/{report_dir}/" in n for n in names), f"nothing of results/{report_dir}/ in the report"
+        html = z.read(next(n for n in names if n.endswith("report.html"))).decode()
+    for report_dir, paper in REPORTS.items():
+        for figure in FIGURES[paper]:
+            assert f"results/{report_dir}/{figure}" in html, f"results/{report_dir}/{figure} not in the report"
     assert any(n.endswith("/scorecard.md") for n in names)
