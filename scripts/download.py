@@ -1,7 +1,7 @@
 """Rule download_source: fetch every file of one registry source, mirror first, checksum verified."""
 
-from ufskit.data import write_json
 from ufskit.download import fetch_source, resolve_mirror
+from ufskit.data import write_json
 from ufskit.runlog import start
 
 log = start(snakemake.log[0])
