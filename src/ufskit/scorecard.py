@@ -414,7 +414,7 @@ def _overview(card: pd.DataFrame) -> list[str]:
     protocol = _protocol_of(card)
     mark = "" if protocol == "full" else f"{protocol}: "  # a reduced run's counts say so in the header
     lines = [f"| paper | results | published numbers | {mark}within tolerance | {mark}outside | not compared "
-             f"| claims: {mark}holds | {mark}partly | {mark}does not hold | not evaluated / not run |",
+             f"| claims, {mark}holds | {mark}partly | {mark}does not hold | not evaluated / not run |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for paper, name in PAPERS.items():
         part = card[card["paper"] == paper]
