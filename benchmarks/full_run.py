@@ -28,7 +28,6 @@ from pathlib import Path
 
 import pandas as pd
 import yaml
-
 from slurm_resources import benchmark_patterns, read_benchmarks
 
 REPO = Path(__file__).resolve().parents[1]

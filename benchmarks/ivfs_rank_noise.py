@@ -31,9 +31,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from ivfs_timing import prepared
 from scipy.stats import spearmanr
 
-from ivfs_timing import prepared
 from ufskit.metrics import distance_norms, normalized_distance_matrix
 from ufskit.seeds import derive_seed
 from ufskit.selectors.ivfs import IVFS, LOSSES

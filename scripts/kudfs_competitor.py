@@ -17,4 +17,5 @@ else:
     frame = kudfs.kernel_kmeans_accuracy(ds.X, ds.y, sigma=p.sigma, kmeans=p.kmeans, seed=p.seed)
 frame.insert(0, "dataset", snakemake.wildcards.dataset)
 frame.to_parquet(snakemake.output[0], index=False)
-log.info("%s on %s (%d x %d, sigma=%g): %d rows", snakemake.rule, snakemake.wildcards.dataset, n, d, p.sigma, len(frame))
+log.info("%s on %s (%d x %d, sigma=%g): %d rows", snakemake.rule, snakemake.wildcards.dataset, n, d, p.sigma,
+         len(frame))

@@ -7,6 +7,7 @@ from ufskit.papers.nrfs import read_published, table2_markdown
 from ufskit.runlog import start
 
 start(snakemake.log[0])
-summaries = {name: json.loads(Path(path).read_text()) for name, path in zip(snakemake.params.names, snakemake.input.summaries)}
+summaries = {name: json.loads(Path(path).read_text())
+             for name, path in zip(snakemake.params.names, snakemake.input.summaries)}
 with open(snakemake.output[0], "w") as fh:
     fh.write(table2_markdown(summaries, read_published(snakemake.input.published)))

@@ -12,7 +12,7 @@ published = {Path(path).name: read_published(path) for path in snakemake.input.p
 runs = {paper: [S.load_report(e["report"], e["files"], e["summaries"]) for e in entries]
         for paper, entries in p.sources.items()}
 card = S.scorecard(published, S.read_reference(snakemake.input.claims), runs, excluded=dict(p.excluded),
-                   tolerances=dict(p.tolerances))
+                   tolerances=dict(p.tolerances), protocol=p.protocol)
 card.to_csv(snakemake.output.csv, index=False)
 with open(snakemake.output.md, "w") as fh:
     fh.write(S.scorecard_markdown(card, excluded=dict(p.excluded), tolerances=dict(p.tolerances)))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import yaml
-from conftest import ROOT
 
+from conftest import ROOT
 from ufskit import experiments as ex
 from ufskit.selectors import SELECTORS
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT
 from test_workflow import snakemake
 
+from conftest import ROOT
 from ufskit.selectors import SELECTORS
 
 pytestmark = pytest.mark.workflow

@@ -147,7 +147,8 @@ def test_upstream_used_when_mirror_lacks_file(tmp_path, server, dest):
     (tmp_path / "empty_mirror").mkdir()
     server.routes["/up/data.bin"] = PAYLOAD
     lines = []
-    fetch_file(REL, dest, url=server.url + "/up/data.bin", sha256=SHA, mirror=tmp_path / "empty_mirror", log=lines.append)
+    fetch_file(REL, dest, url=server.url + "/up/data.bin", sha256=SHA, mirror=tmp_path / "empty_mirror",
+               log=lines.append)
     assert dest.read_bytes() == PAYLOAD
     assert any("from upstream" in line for line in lines)
 

@@ -101,7 +101,8 @@ def test_objective_decreases_monotonically(rng, shape, mu, local):
 
 @pytest.mark.parametrize("mu, local", [(0.0, "lpp"), (2.0, "lpp"), (2.0, "lle")])
 def test_first_step_is_generalised_ridge(rng, mu, local):
-    """With q = 1 the step minimises ||XW - Y||^2 + mu ||B X W||^2 + lam ||W||^2 (L = B'B): sklearn's Ridge on stacked rows."""
+    """With q = 1 the step minimises ||XW - Y||^2 + mu ||B X W||^2 + lam ||W||^2 (L = B'B):
+    sklearn's Ridge on stacked rows."""
     X = rng.standard_normal((25, 8))
     Y, L = structures(X, mu=mu, local=local)
     W, _ = glspfs_fit(X, Y, L, mu, 0.7, max_iter=1)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from test_iterative_ls import planted_readmission
 
 from ufskit.selectors.iterative_ls import IterativeLaplacianScore

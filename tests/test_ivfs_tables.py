@@ -83,7 +83,10 @@ def _data(rng, n=40, d=12):
 def test_fit_runs_matches_single_fits_and_is_deterministic(rng):
     X, _ = _data(rng)
     settings = [{"n_subsets": 20, "subset_samples": 0.5, "subset_features": 0.5}]
-    seed_of = lambda slug, rep: 100 + rep
+
+    def seed_of(slug, rep):
+        return 100 + rep
+
     a = P.fit_runs(X, selector="IVFS", settings=settings, reps=2, n_classes=2, seed_of=seed_of)
     b = P.fit_runs(X, selector="IVFS", settings=settings, reps=2, n_classes=2, seed_of=seed_of)
     np.testing.assert_array_equal(a["orders"], b["orders"])
@@ -122,7 +125,10 @@ def test_shards_split_ivfs_by_subset_sizes_and_give_the_same_runs(rng):
     assert P.selection_shards("MCFS", settings["MCFS"]) == {"all": settings["MCFS"]}
 
     X, _ = _data(rng)
-    seed_of = lambda slug, rep: derive_seed(0, slug, rep)
+
+    def seed_of(slug, rep):
+        return derive_seed(0, slug, rep)
+
     whole = P.fit_runs(X, selector="IVFS", settings=settings["IVFS-linf"], reps=2, n_classes=2, seed_of=seed_of)
     runs = {(s, r): o for s, r, o in zip(whole["slugs"], whole["reps"], whole["orders"], strict=True)}
     for members in shards.values():  # a shard fitted alone gives the whole fit's runs

@@ -6,8 +6,9 @@ import re
 
 import pandas as pd
 import pytest
-from conftest import ROOT
 from test_workflow import snakemake
+
+from conftest import ROOT
 
 pytestmark = pytest.mark.workflow
 

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import ROOT
 
+from conftest import ROOT
 from ufskit.kernels import distance_ratio
 from ufskit.papers import kudfs
 

@@ -23,7 +23,8 @@ def snakemake(*args, cwd, env):
            "--configfile", str(ROOT / "config/smoke.yaml"), "--config", f"run=[{','.join(SMOKE)}]"]
     proc = subprocess.run(cmd, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-6000:]}")
+        raise AssertionError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n"
+                             f"{proc.stderr[-6000:]}")
     return proc
 
 

@@ -9,8 +9,8 @@ import pytest
 import scipy.sparse as sp
 from sklearn.cluster import KMeans
 
-from ufskit.metrics._common import as_sklearn_seed
 from ufskit.metrics import clustering_accuracy, kmeans_labels, kmeans_scores, nmi
+from ufskit.metrics._common import as_sklearn_seed
 
 
 def blobs(rng, n_per=20, centres=((0, 0), (10, 0), (0, 10))):

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import scipy.io
 from numpy.testing import assert_allclose, assert_array_equal
-
 from selector_checks import assert_deterministic, run_check_estimator
+
 from ufskit.data import Dataset
 from ufskit.graph import pairwise_sq_dists
 from ufskit.preprocess import apply_chain
@@ -254,7 +254,8 @@ def test_bad_input_and_counts(rng):
 def test_microarray_runs_in_n_x_n_memory(mirror):
     """Leukemia2 (72 x 11225) through the paper's preprocessing: no m x m (1 GB) array is ever held."""
     mat = scipy.io.loadmat(mirror / "microarray" / "Leukemia2.mat")
-    ds = apply_chain(Dataset(np.asarray(mat["X"], dtype=float), np.ravel(mat["Y"])), ["log10", "quantile", "double_center"])
+    ds = apply_chain(Dataset(np.asarray(mat["X"], dtype=float), np.ravel(mat["Y"])),
+                     ["log10", "quantile", "double_center"])
     tracemalloc.start()
     try:
         est = NRFS(n_clusters=3, random_state=0).fit(ds.X)

@@ -95,7 +95,8 @@ def test_table1_runs_refuses_a_selector_without_selections(rng):
 def table1_frame():
     rows = []
     for variant, values in (("all", [0.5, 0.7]), ("normal", [0.9, 1.0])):
-        rows += [{"method": "K-means", "variant": variant, "run": i, "nmi": v, "selected": ""} for i, v in enumerate(values)]
+        rows += [{"method": "K-means", "variant": variant, "run": i, "nmi": v, "selected": ""}
+                 for i, v in enumerate(values)]
         rows += [{"method": "NRFS", "variant": variant, "run": i, "nmi": 1.0, "selected": s}
                  for i, s in enumerate(["0 1 2 3", "0 1 2 5"] if variant == "all" else ["0 1 2 3"] * 2)]
     return pd.DataFrame(rows)

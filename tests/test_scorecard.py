@@ -242,6 +242,28 @@ def test_markdown_has_the_overview_claims_and_every_number():
     assert md.count("\n| ") == len(card) + 4 + 2 + 7  # + overview rows, overview/claims headers, 7 table headers
 
 
+def test_a_quick_run_is_marked_and_counts_nothing_as_reproduced():
+    table = kudfs_table(thyroid=(77.67, 80.37, 92.33), german=(60.0, 55.0, 75.0))  # thyroid within, german not
+    claims = S.claims_frame([{"id": "KUDFS/T1", "claim": "x", "verdict": True, "numbers": "n"}])
+    runs = {"kudfs": [S.ReportResults("quick_kudfs", {"table1": table}, claims)]}
+    full = S.scorecard(published(), reference(), runs, excluded={}, tolerances=all_tolerances())
+    quick = S.scorecard(published(), reference(), runs, excluded={}, tolerances=all_tolerances(), protocol="quick")
+    assert (full["protocol"] == "full").all() and (quick["protocol"] == "quick").all()
+    changed = full["outcome"] != quick["outcome"]
+    assert set(full.loc[changed, "outcome"]) == {"within tolerance", "outside tolerance", "holds"}
+    assert (quick.loc[changed, "outcome"] == "quick: " + full.loc[changed, "outcome"]).all()
+    assert not quick["outcome"].isin(S.JUDGED).any()  # nothing a reader could count as reproduced
+    assert (quick.loc[~changed, "outcome"] == full.loc[~changed, "outcome"]).all()  # not run, not in this run
+    md = S.scorecard_markdown(quick, excluded={}, tolerances=all_tolerances())
+    assert md.startswith("# Scorecard (quick protocol):") and "no row counts as reproduced" in md
+    assert "| quick: within tolerance | quick: outside |" in md
+    assert "| Kernel UDFS (Liu & Wang) | results/quick_kudfs/ | 18 | 3 | 3 | 12 | 1 | 0 | 0 | 2 |" in md
+    assert "**quick: holds**" in md
+    assert "protocol" not in S.scorecard_markdown(full, excluded={}, tolerances=all_tolerances()).split("\n")[0]
+    with pytest.raises(ValueError, match="protocol must be one of"):
+        S.mark_protocol(full, "fast")
+
+
 # ---------------------------------------------------------------- end to end with the HTML report
 
 SMOKE = ["smoke_kudfs_udfs", "smoke_kudfs_table1", "smoke_kudfs_fig1", "smoke_kudfs_fig2"]
@@ -277,13 +299,15 @@ def test_scorecard_and_report_end_to_end(tmp_path, mirror):
     assert (kudfs_rows.drop(index="thyroid", level=0)["outcome"] == "not in this run").all()
     assert (numbers.loc[numbers["paper"] != "kudfs", "outcome"] == "not run").all()
     verdicts = card[card["kind"] == "claim"].set_index("claim_id")["outcome"]
-    assert verdicts.loc["KUDFS/T1"] == claims.loc[0, "verdict"]
-    assert verdicts.loc["KUDFS/Fig2"] == claims.loc[2, "verdict"]
+    assert verdicts.loc["KUDFS/T1"] == "smoke: " + claims.loc[0, "verdict"]  # a smoke run reproduces nothing
+    assert verdicts.loc["KUDFS/Fig2"] == "smoke: " + claims.loc[2, "verdict"]
+    assert (card["protocol"] == "smoke").all()
     assert (verdicts.drop(["KUDFS/T1", "KUDFS/Fig1", "KUDFS/Fig2"]) == "not run").all()
     assert "results/smoke_kudfs/" in (tmp_path / "results/scorecard.md").read_text()
 
     report = snakemake("--report", "report.zip", cwd=tmp_path, env=env)
     assert "RuntimeWarning" not in report.stderr  # profiles/default's constant disk_mb
+    assert "warning" not in (report.stdout + report.stderr).lower()  # "Missing metadata" came from another config
     with zipfile.ZipFile(tmp_path / "report.zip") as z:
         names = z.namelist()
         html = z.read(next(n for n in names if n.endswith("report.html"))).decode()

@@ -175,7 +175,8 @@ def _try_source(location, dest, kind, want, *, timeout, retries, log) -> str | N
     return reason
 
 
-def fetch_file(rel_path, dest, *, url, sha256=None, git_blob=None, mirror=None, timeout=60, retries=3, log=print) -> Path:
+def fetch_file(rel_path, dest, *, url, sha256=None, git_blob=None, mirror=None, timeout=60, retries=3,
+               log=print) -> Path:
     """Make ``dest`` a verified copy of the registry file ``rel_path``; return ``dest``.
 
     Sources, in order: the mirror (a folder, a file:// URL or an http(s) base URL, the file being

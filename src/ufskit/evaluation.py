@@ -86,7 +86,8 @@ def evaluate_selection(
         normalize = metrics.get("distance_norms", {}).get("normalize_subset", True)
         D = M.normalized_distance_matrix(X)
         if prefix:
-            subset_distances = (DF for _, DF in M.prefix_distance_matrices(X, order, counts, normalize_subset=normalize))
+            subset_distances = (DF for _, DF in
+                                M.prefix_distance_matrices(X, order, counts, normalize_subset=normalize))
         else:
             subset_distances = (DF for c in counts for _, DF in
                                 M.prefix_distance_matrices(X, sel.features(c), [c], normalize_subset=normalize))

@@ -97,7 +97,8 @@ class FDD:
         n_particles = check_int(self.n_particles, "n_particles")
         if n_particles > n - 1:
             raise ValueError(f"n_particles={n_particles} must be at most n_samples - 1 = {n - 1}.")
-        if isinstance(self.temperature, bool) or not isinstance(self.temperature, numbers.Real) or not self.temperature > 0:
+        temperature = self.temperature
+        if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real) or not temperature > 0:
             raise ValueError(f"temperature must be a positive number, got {self.temperature!r}.")
         D2 = pairwise_sq_dists(X)
         sigma = median_distance(D2) if self.sigma is None else self.sigma

@@ -347,15 +347,40 @@ def _claim_verdict(res: ReportResults, claim_id: str) -> tuple[str, str, str]:
     return verdict, numbers, f"results/{res.report}/claims.md"
 
 
+PROTOCOLS = ("full", "quick", "smoke")  # config `protocol`: the papers' protocols, or a reduction of them
+# the outcomes that compare a result with the paper; a reduced protocol's are prefixed with its name
+JUDGED = ("within tolerance", "outside tolerance", "holds", "partly holds", "does not hold")
+
+
+def mark_protocol(card: pd.DataFrame, protocol: str) -> pd.DataFrame:
+    """Prefix the judged outcomes of a reduced run ("quick: within tolerance"), so none counts as reproduced.
+
+    A quick or smoke run uses fewer datasets, settings and repetitions than the
+    papers: its comparisons show the workflow ran, not that a number was reproduced.
+    """
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be one of {PROTOCOLS}, got {protocol!r}.")
+    out = card.assign(protocol=protocol)
+    if protocol != "full":
+        judged = out["outcome"].isin(JUDGED)
+        out.loc[judged, "outcome"] = protocol + ": " + out.loc[judged, "outcome"]
+    return out
+
+
 def scorecard(published: dict[str, pd.DataFrame], reference: pd.DataFrame, runs: dict[str, list[ReportResults]],
-              *, excluded: dict, tolerances: dict) -> pd.DataFrame:
-    """The scorecard: published numbers (kind "number") then claims (kind "claim"), one frame."""
+              *, excluded: dict, tolerances: dict, protocol: str = "full") -> pd.DataFrame:
+    """The scorecard: published numbers (kind "number") then claims (kind "claim"), one frame.
+
+    ``protocol`` (config ``protocol``) is written on every row; for ``quick`` and
+    ``smoke`` the judged outcomes are marked with it (``mark_protocol``).
+    """
     numbers = number_rows(published, runs, excluded=excluded, tolerances=tolerances)
     claims = claim_rows(reference, runs, excluded=excluded, published=published_numbers(published))
     out = pd.concat([numbers.assign(kind="number"), claims.assign(kind="claim")], ignore_index=True)
-    columns = ["kind", "paper", "report", "table", "dataset", "method", "metric", "published", "reproduced",
-               "difference", "tolerance", "within_tolerance", "outcome", "claim_id", "claim", "numbers", "evidence"]
-    return out[columns]
+    columns = ["kind", "protocol", "paper", "report", "table", "dataset", "method", "metric", "published",
+               "reproduced", "difference", "tolerance", "within_tolerance", "outcome", "claim_id", "claim", "numbers",
+               "evidence"]
+    return mark_protocol(out, protocol)[columns]
 
 
 # ---------------------------------------------------------------- markdown
@@ -373,15 +398,22 @@ def _cell(text) -> str:
     return "" if text is None or pd.isna(text) else str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def _protocol_of(card: pd.DataFrame) -> str:
+    return str(card["protocol"].iloc[0]) if "protocol" in card and len(card) else "full"
+
+
 def _overview(card: pd.DataFrame) -> list[str]:
-    lines = ["| paper | results | published numbers | within tolerance | outside | not compared | claims: holds "
-             "| partly | does not hold | not run |", "|---|---|---|---|---|---|---|---|---|---|"]
+    protocol = _protocol_of(card)
+    mark = "" if protocol == "full" else f"{protocol}: "  # a reduced run's counts say so in the header
+    lines = [f"| paper | results | published numbers | {mark}within tolerance | {mark}outside | not compared "
+             f"| claims, {mark}holds | {mark}partly | {mark}does not hold | not run |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for paper, name in PAPERS.items():
         part = card[card["paper"] == paper]
         for report, group in part.groupby("report", sort=True):
             nums, claims = group[group["kind"] == "number"], group[group["kind"] == "claim"]
-            out = nums["outcome"]
-            cv = claims["outcome"]
+            out = nums["outcome"].str.removeprefix(mark)
+            cv = claims["outcome"].str.removeprefix(mark)
             lines.append(
                 f"| {name} | {f'results/{report}/' if report else 'not run'} | {len(nums)} "
                 f"| {int((out == 'within tolerance').sum())} | {int((out == 'outside tolerance').sum())} "
@@ -393,11 +425,19 @@ def _overview(card: pd.DataFrame) -> list[str]:
 
 def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict) -> str:
     """The scorecard as markdown: overview, datasets not obtained, claims, then every published number."""
-    lines = ["# Scorecard: the four papers' published numbers and claims against this run", "",
+    protocol = _protocol_of(card)
+    title = "" if protocol == "full" else f" ({protocol} protocol)"
+    lines = [f"# Scorecard{title}: the four papers' published numbers and claims against this run", "",
              "One row per published number (config/published/*.csv) and per claim (config/published/claims.csv), "
              "for each results folder of the paper built by this run. Difference = reproduced - published, "
              "in the paper's units; tolerances: config `scorecard.tolerances`. Machine-readable: "
-             "results/scorecard.csv.", "", "## Overview", "", *_overview(card), ""]
+             "results/scorecard.csv.", ""]
+    if protocol != "full":
+        lines += [f"**{protocol.capitalize()} protocol** (config/{protocol}.yaml): fewer datasets, settings, counts "
+                  "and repetitions than the papers. Its comparisons show that the workflow runs end to end; they "
+                  f"are not a reproduction, and no row counts as reproduced (outcomes read \"{protocol}: ...\"). "
+                  "The full protocol is the default target of config/config.yaml.", ""]
+    lines += ["## Overview", "", *_overview(card), ""]
     lines += ["## Datasets not obtained", ""]
     lines += [f"- {d}: {why}" for d, why in sorted(excluded.items())] or ["None: every dataset was obtained."]
     claims = card[card["kind"] == "claim"]

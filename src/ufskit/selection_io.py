@@ -62,4 +62,5 @@ def load_selection(path) -> Selection:
         meta = json.loads(str(z["meta"]))
         subsets = {int(k.split("_", 1)[1]): z[k] for k in z.files if k.startswith("subset_")}
         space = z["space"] if "space" in z.files else None
-        return Selection(z["order"], z["scores"], meta["seconds"], meta["params"], subsets, meta.get("extra", {}), space)
+        return Selection(z["order"], z["scores"], meta["seconds"], meta["params"], subsets, meta.get("extra", {}),
+                         space)

@@ -15,6 +15,7 @@ rule scorecard:
         excluded=EXCLUDED,
         tolerances=config["scorecard"]["tolerances"],
         run=CAPTIONS.run_facts(config, config["run"]),
+        protocol=config["protocol"],
     log:
         "logs/scorecard.log",
     conda:

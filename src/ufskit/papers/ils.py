@@ -96,7 +96,8 @@ def per_class_split(y, n_train: int, rng: np.random.Generator) -> tuple[np.ndarr
     y = np.asarray(y)
     classes, sizes = np.unique(y, return_counts=True)
     if not 1 <= n_train < sizes.min():
-        raise ValueError(f"n_train={n_train} per class must leave a test sample in every class (smallest: {sizes.min()}).")
+        raise ValueError(f"n_train={n_train} per class must leave a test sample in every class "
+                         f"(smallest: {sizes.min()}).")
     order = np.lexsort((rng.random(y.size), y))  # by class, in random order within each class
     y_sorted = y[order]
     rank = np.arange(y.size) - np.searchsorted(y_sorted, y_sorted)  # position within its class
@@ -149,7 +150,8 @@ def train_size_study(X, y, methods: dict, *, n_train: int, n_splits: int, counts
             sets = selected_sets(X[train], selector, params, counts, n_classes=n_classes,
                                  seed=derive_seed(seed, "select", n_train, split, label, slug))
             rows += [{"n_train": n_train, "split": split, "method": label, "params": slug, "n_features": count,
-                      "metric": "nn_acc", "value": nn_accuracy(X[np.ix_(train, f)], y[train], X[np.ix_(test, f)], y[test])}
+                      "metric": "nn_acc",
+                      "value": nn_accuracy(X[np.ix_(train, f)], y[train], X[np.ix_(test, f)], y[test])}
                      for count, f in sets.items()]
     return pd.DataFrame(rows)
 

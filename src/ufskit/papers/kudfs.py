@@ -202,7 +202,8 @@ def table1_markdown(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def fig2_curves(kernel: pd.DataFrame, competitors: pd.DataFrame, dims: dict, labels: dict | None = None) -> pd.DataFrame:
+def fig2_curves(kernel: pd.DataFrame, competitors: pd.DataFrame, dims: dict,
+                labels: dict | None = None) -> pd.DataFrame:
     """Fig. 2's curves: ACC per dataset, method and count 1..d (Kernel K-means: one row, count NA).
 
     Kernel UDFS is tuned over its settings at each count (the best mean ACC;

@@ -86,10 +86,11 @@ def table1_runs(X, y, noise_indices, method: str, *, count: int, spec=None, sele
     Variant "all": the method sees every instance (normal and noisy); "normal": the noisy
     instances are removed first. Either way the clustering covers the variant's instances
     and NMI is scored on the normal ones. ``method`` in ``REFERENCES`` clusters all features
-    (K-means, or NJW: K-means on its spectral embedding, computed once per variant); otherwise ``spec`` = {selector, params} and ``selections`` holds the
-    ``count``-feature subsets of the selector's runs on all instances (the workflow's
-    selections); the "normal" variant refits the selector on the normal instances, once
-    per run in ``selections``. Each selector run gets total_runs / runs K-means runs.
+    (K-means, or NJW: K-means on its spectral embedding, computed once per variant); otherwise
+    ``spec`` = {selector, params} and ``selections`` holds the ``count``-feature subsets of the
+    selector's runs on all instances (the workflow's selections); the "normal" variant refits the
+    selector on the normal instances, once per run in ``selections``. Each selector run gets
+    total_runs / runs K-means runs.
     """
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
@@ -133,7 +134,8 @@ def _ordered(frame: pd.DataFrame, column: str, order) -> pd.DataFrame:
 
 
 def table1(runs: pd.DataFrame, published: pd.DataFrame, informative=(0, 1, 2, 3)) -> pd.DataFrame:
-    """Mean NMI per method and variant (with std and runs), the published values beside, and how often f1-f4 were picked."""
+    """Mean NMI per method and variant (with std and runs), the published values beside, and how often f1-f4
+    were picked."""
     target = " ".join(map(str, sorted(informative)))
     g = runs.groupby(["method", "variant"])
     stats = g["nmi"].agg(["mean", "std", "count"]).unstack("variant")
@@ -145,7 +147,8 @@ def table1(runs: pd.DataFrame, published: pd.DataFrame, informative=(0, 1, 2, 3)
         "nmi_normal_std": stats[("std", "normal")].to_numpy(),
         "runs": stats[("count", "all")].to_numpy().astype(int),
     })
-    picked = runs[runs["selected"] != ""].groupby(["method", "variant"])["selected"].apply(lambda s: (s == target).mean())
+    chosen = runs[runs["selected"] != ""].groupby(["method", "variant"])["selected"]
+    picked = chosen.apply(lambda s: (s == target).mean())
     for variant in VARIANTS:
         out[f"informative_share_{variant}"] = out["method"].map(
             lambda m, v=variant: picked.get((m, v), np.nan))
@@ -162,7 +165,8 @@ def _fmt(value, digits: int = 4) -> str:
 def table1_markdown(table: pd.DataFrame, count: int) -> str:
     lines = [f"# NRFS Table I: synthetic data, {count} selected features, mean NMI on the normal instances",
              "",
-             "'all': the method sees all instances (normal and noisy); 'normal': the noisy instances are removed first.",
+             "'all': the method sees all instances (normal and noisy); "
+             "'normal': the noisy instances are removed first.",
              "f1-f4: share of the runs whose selected features are exactly the four informative ones.",
              "",
              "| method | NMI all | published | NMI normal | published | runs | f1-f4 (all) | f1-f4 (normal) |",
@@ -201,7 +205,8 @@ def param_columns(experiments: dict) -> pd.DataFrame:
                 rows.append({"experiment": name, "method": method, "params": slug,
                              "q": p.get("n_neighbors_features", np.nan),
                              # a list of cardinalities is one run whose subsets follow min{M, n} already
-                             "max_nonzero": np.nan if isinstance(p.get("max_nonzero"), list) else p.get("max_nonzero", np.nan)})
+                             "max_nonzero": (np.nan if isinstance(p.get("max_nonzero"), list)
+                                             else p.get("max_nonzero", np.nan))})
     return pd.DataFrame(rows, columns=["experiment", "method", "params", "q", "max_nonzero"])
 
 
@@ -465,7 +470,8 @@ def claim_fig7(times: pd.DataFrame) -> tuple[str, str]:
     text = (f"Summed over the datasets timed for all methods: NRFS-1 {total['NRFS']:.1f} s, NRFS-2 "
             f"{total['NRFS-2']:.1f} s (NRFS-2 / NRFS-1 = {speedup:.2f}, time cut by {1 - 1 / speedup:.0%}; paper: "
             f"'57% faster', read as >= 1.57x), MCFS {total['MCFS']:.1f} s (NRFS-1 / MCFS = {vs_mcfs:.2f}; "
-            f"'comparable' read as within 2x), NDFS {total['NDFS']:.1f} s (NDFS / NRFS-1 = {vs_ndfs:.2f}; paper: > 2.5).")
+            f"'comparable' read as within 2x), NDFS {total['NDFS']:.1f} s (NDFS / NRFS-1 = {vs_ndfs:.2f}; "
+            "paper: > 2.5).")
     return _verdict(all(checks), any(checks)), text
 
 

@@ -51,7 +51,8 @@ def knn_mean_distance(D2: np.ndarray, k: int, axis: int = -1) -> np.ndarray:
 
 
 def adaptive_sigma(D2: np.ndarray, n_nearest: int) -> float:
-    """Sec. VI-A's width from squared distances: the average distance of each instance to its ``n_nearest`` nearest others."""
+    """Sec. VI-A's width from squared distances: the average distance of each instance to its ``n_nearest``
+    nearest others."""
     D2 = D2.copy()
     np.fill_diagonal(D2, np.inf)
     return float(knn_mean_distance(D2, n_nearest).mean())

@@ -1,0 +1,65 @@
+"""The quick protocol (config/quick.yaml) end to end, then `snakemake --report`: the README's quick start."""
+
+from __future__ import annotations
+
+import zipfile
+
+import pandas as pd
+import pytest
+import yaml
+from test_workflow import snakemake
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.workflow
+
+QUICK = ("--configfile", str(ROOT / "config/quick.yaml"))
+REPORTS = {"quick_ils": "ils", "quick_kudfs": "kudfs", "quick_nrfs": "nrfs", "quick_ivfs": "ivfs",
+           "quick_benchmark": "benchmark"}
+FIGURES = {"ils": {"fig1.png", "fig2.png", "fig3.png"}, "kudfs": {"fig1.png", "fig2.png"},
+           "nrfs": {"fig1.png", "fig4.png", "fig5.png", "fig6.png", "fig7.png"},
+           "ivfs": {"fig2.png", "fig3.png", "fig4.png"}, "benchmark": {"heatmap.png"}}
+
+
+def test_quick_config_covers_every_paper_and_only_mirrored_datasets():
+    quick = yaml.safe_load((ROOT / "config/quick.yaml").read_text())
+    offline = yaml.safe_load((ROOT / "config/offline.yaml").read_text())["data"]["exclude"]
+    assert quick["protocol"] == "quick" and set(quick["run"]) == set(quick["experiments"])
+    experiments = quick["experiments"].values()
+    assert {e["report_dir"] for e in experiments} == set(REPORTS)
+    assert {e["paper"] for e in experiments} == set(REPORTS.values())
+    used = {d for e in experiments for d in e["datasets"]}
+    assert not used & set(offline), f"quick uses datasets that are not in the mirror: {used & set(offline)}"
+
+
+def test_quick_run_then_report_without_warnings(tmp_path, mirror):
+    env = {"UFS_DATA_MIRROR": str(mirror)}
+    snakemake("--cores", "2", *QUICK, cwd=tmp_path, env=env)
+    results = tmp_path / "results"
+
+    # every table and figure of the four papers and the benchmark, from the same rules as the full run
+    for report, paper in REPORTS.items():
+        folder = results / report
+        names = {p.name for p in folder.iterdir()}
+        expected = FIGURES[paper] | ({"summary.md"} if paper == "benchmark" else {"claims.md", "claims.csv"})
+        assert expected <= names, f"{report}: {sorted(expected - names)} missing"
+    card = pd.read_csv(results / "scorecard.csv", keep_default_na=False)
+    assert (card["protocol"] == "quick").all()
+    ran = card[card["report"] != ""]
+    assert set(ran["paper"]) == {"ils", "kudfs", "nrfs", "ivfs"}
+    assert not ran["outcome"].isin(["within tolerance", "outside tolerance", "holds", "partly holds",
+                                    "does not hold"]).any(), "a quick run counts nothing as reproduced"
+    assert ran["outcome"].str.startswith("quick: ").any()
+    assert (results / "scorecard.md").read_text().startswith("# Scorecard (quick protocol)")
+
+    # the README's report command for the quick run: no warning, every paper's outputs inside
+    report = snakemake("--report", "report.zip", *QUICK, cwd=tmp_path, env=env)
+    output = report.stdout + report.stderr
+    assert "warning" not in output.lower(), output[-6000:]
+    with zipfile.ZipFile(tmp_path / "report.zip") as z:
+        names = z.namelist()
+        html = z.read(next(n for n in names if n.endswith("report.html"))).decode()
+    for report_dir, paper in REPORTS.items():
+        for figure in FIGURES[paper]:
+            assert f"results/{report_dir}/{figure}" in html, f"results/{report_dir}/{figure} not in the report"
+    assert any(n.endswith("/scorecard.md") for n in names)
