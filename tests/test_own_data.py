@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.io
-from conftest import ROOT
 
+from conftest import ROOT
 from ufskit import startup
 from ufskit.configio import ConfigError, check_n_features, load_yaml, n_features_problem
 from ufskit.data import Dataset, IntegrityError, load_dataset, save_dataset

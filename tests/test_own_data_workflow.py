@@ -7,8 +7,9 @@ import shutil
 
 import pandas as pd
 import pytest
-from conftest import ROOT
 from test_workflow import snakemake
+
+from conftest import ROOT
 
 pytestmark = pytest.mark.workflow
 

@@ -3,6 +3,7 @@
 # ranked per dataset and metric, tested across datasets (Friedman + Nemenyi) and against the Random
 # selector's draws; outputs go to results/<report_dir>/ (ufskit.papers.benchmark, benchmark_stats).
 
+
 include: "benchmark_common.smk"
 
 
@@ -17,15 +18,15 @@ rule benchmark_summary:
         csv="results/{report}/summary.csv",
         md=paper_report("results/{report}/summary.md", "benchmark", "benchmark_summary"),
         ranks="results/{report}/ranks.csv",
+    log:
+        "logs/benchmark/{report}/summary.log",
     wildcard_constraints:
         report=BENCHMARK_REPORT,
+    conda:
+        ENV
     params:
         run=report_run,
         config=benchmark_params,
-    log:
-        "logs/benchmark/{report}/summary.log",
-    conda:
-        ENV
     script:
         "../../scripts/benchmark_summary.py"
 
@@ -37,14 +38,14 @@ rule benchmark_heatmap:
     output:
         png=paper_report("results/{report}/heatmap.png", "benchmark", "benchmark_heatmap"),
         pdf="results/{report}/heatmap.pdf",
-    wildcard_constraints:
-        report=BENCHMARK_REPORT,
-    params:
-        run=report_run,
     log:
         "logs/benchmark/{report}/heatmap.log",
+    wildcard_constraints:
+        report=BENCHMARK_REPORT,
     conda:
         ENV
+    params:
+        run=report_run,
     script:
         "../../scripts/benchmark_heatmap.py"
 
@@ -57,10 +58,10 @@ rule benchmark_stats:
         md=paper_report("results/{report}/stats.md", "benchmark", "benchmark_stats"),
         png=paper_report("results/{report}/cd.png", "benchmark", "benchmark_cd"),
         pdf="results/{report}/cd.pdf",
-    wildcard_constraints:
-        report=BENCHMARK_REPORT,
     log:
         "logs/benchmark/{report}/stats.log",
+    wildcard_constraints:
+        report=BENCHMARK_REPORT,
     conda:
         ENV
     script:
@@ -73,13 +74,13 @@ rule benchmark_vs_random:
     output:
         csv="results/{report}/vs_random.csv",
         md=paper_report("results/{report}/vs_random.md", "benchmark", "benchmark_vs_random"),
-    wildcard_constraints:
-        report=BENCHMARK_REPORT,
-    params:
-        config=benchmark_params,
     log:
         "logs/benchmark/{report}/vs_random.log",
+    wildcard_constraints:
+        report=BENCHMARK_REPORT,
     conda:
         ENV
+    params:
+        config=benchmark_params,
     script:
         "../../scripts/benchmark_vs_random.py"

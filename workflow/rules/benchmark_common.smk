@@ -20,8 +20,19 @@ def benchmark_params(wildcards):
 
 
 def benchmark_targets(report):
-    files = ["summary.csv", "summary.md", "ranks.csv", "heatmap.png", "heatmap.pdf", "stats.csv", "stats.md",
-             "cd.png", "cd.pdf", "vs_random.csv", "vs_random.md"]
+    files = [
+        "summary.csv",
+        "summary.md",
+        "ranks.csv",
+        "heatmap.png",
+        "heatmap.pdf",
+        "stats.csv",
+        "stats.md",
+        "cd.png",
+        "cd.pdf",
+        "vs_random.csv",
+        "vs_random.md",
+    ]
     return [f"results/{report}/{f}" for f in files]
 
 
@@ -30,7 +41,9 @@ PAPER_TARGETS["benchmark"] = benchmark_targets
 # The report's summary.csv / summary.md would collide with an experiment's own summary of that name.
 for _report in paper_reports("benchmark"):
     if _report in config["experiments"]:
-        raise ValueError(f"benchmark report folder {_report!r} is also an experiment's name; "
-                         "give the experiment or the report_dir another name.")
+        raise ValueError(
+            f"benchmark report folder {_report!r} is also an experiment's name; "
+            "give the experiment or the report_dir another name."
+        )
 
 BENCHMARK_REPORT = exactly(paper_reports("benchmark"))

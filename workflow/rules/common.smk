@@ -50,8 +50,10 @@ def _check_config():
             dataset_entry(REGISTRY, dataset)  # raises with close matches
         chain = exp["preprocess"]
         if chain != "default" and chain not in config["chains"]:
-            raise ValueError(f"experiment {name!r}: unknown preprocessing chain {chain!r}; "
-                             f"defined: {sorted(config['chains'])} or 'default'.")
+            raise ValueError(
+                f"experiment {name!r}: unknown preprocessing chain {chain!r}; "
+                f"defined: {sorted(config['chains'])} or 'default'."
+            )
         for label in exp["methods"]:
             ex.settings_by_slug(exp, label)  # grid sanity and slug uniqueness
         ex.not_run(exp)  # a method's excluded datasets are datasets of the experiment
@@ -122,8 +124,9 @@ def selector_spec(wildcards):
 
 def run_seed(wildcards):
     """Seed from the run's identity: the same run always gets the same seed."""
-    return derive_seed(config["seed"], wildcards.experiment, wildcards.dataset, wildcards.method,
-                       wildcards.params, int(wildcards.rep))
+    return derive_seed(
+        config["seed"], wildcards.experiment, wildcards.dataset, wildcards.method, wildcards.params, int(wildcards.rep)
+    )
 
 
 def evaluation_seed(wildcards):
@@ -149,7 +152,8 @@ def evaluation_inputs(wildcards):
     base = f"results/{wildcards.experiment}/"
     inputs = {
         "data": prepared_data(wildcards),
-        "selection": base + f"selections/{wildcards.dataset}/{wildcards.method}/{wildcards.params}/rep{wildcards.rep}.npz",
+        "selection": base
+        + f"selections/{wildcards.dataset}/{wildcards.method}/{wildcards.params}/rep{wildcards.rep}.npz",
     }
     if "persistence" in config["experiments"][wildcards.experiment]["metrics"]:
         inputs["diagram"] = base + f"shared/{wildcards.dataset}/h1_diagram.npz"

@@ -4,14 +4,14 @@
 rule download_source:
     output:
         "resources/raw/{source}.manifest.json",
-    params:
-        source=lambda w: REGISTRY["sources"][w.source],
     log:
         "logs/download/{source}.log",
-    resources:
-        downloads=1,
     conda:
         ENV
+    resources:
+        downloads=1,
+    params:
+        source=lambda w: REGISTRY["sources"][w.source],
     script:
         "../../scripts/download.py"
 
@@ -21,14 +21,14 @@ rule download_source:
 rule record_local_file:
     output:
         "resources/local/{dataset}.json",
-    wildcard_constraints:
-        dataset=exactly(LOCAL_DATASETS),
-    params:
-        path=lambda w: dataset_entry(REGISTRY, w.dataset)["path"],
     log:
         "logs/record_local/{dataset}.log",
+    wildcard_constraints:
+        dataset=exactly(LOCAL_DATASETS),
     conda:
         ENV
+    params:
+        path=lambda w: dataset_entry(REGISTRY, w.dataset)["path"],
     script:
         "../../scripts/record_local.py"
 
@@ -39,17 +39,17 @@ rule prepare_dataset:
     output:
         npz="resources/prepared/{chain}/{dataset}.npz",
         summary="resources/prepared/{chain}/{dataset}.json",
-    params:
-        entry=loader_entry,
-        steps=chain_steps,
-        seed=lambda w: derive_seed(config["seed"], "prepare", w.dataset),
     log:
         "logs/prepare/{chain}/{dataset}.log",
     benchmark:
         "benchmarks/prepare/{chain}/{dataset}.tsv"
-    resources:
-        mem_mb=4000,
     conda:
         ENV
+    resources:
+        mem_mb=4000,
+    params:
+        entry=loader_entry,
+        steps=chain_steps,
+        seed=lambda w: derive_seed(config["seed"], "prepare", w.dataset),
     script:
         "../../scripts/prepare.py"

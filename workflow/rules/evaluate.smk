@@ -6,17 +6,17 @@ rule full_diagram:
         prepared_data,
     output:
         "results/{experiment}/shared/{dataset}/h1_diagram.npz",
-    params:
-        options=lambda w: config["experiments"][w.experiment]["metrics"]["persistence"],
     log:
         "logs/full_diagram/{experiment}/{dataset}.log",
     benchmark:
         "benchmarks/full_diagram/{experiment}/{dataset}.tsv"
+    conda:
+        ENV
     threads: 1
     resources:
         mem_mb=4000,
-    conda:
-        ENV
+    params:
+        options=lambda w: config["experiments"][w.experiment]["metrics"]["persistence"],
     script:
         "../../scripts/full_diagram.py"
 
@@ -26,20 +26,20 @@ rule evaluate_selection:
         unpack(evaluation_inputs),
     output:
         "results/{experiment}/metrics/{dataset}/{method}/{params}/rep{rep}.parquet",
-    params:
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
-        metrics=lambda w: config["experiments"][w.experiment]["metrics"],
-        seed=evaluation_seed,
     log:
         "logs/evaluate/{experiment}/{dataset}/{method}/{params}/rep{rep}.log",
     benchmark:
         "benchmarks/evaluate/{experiment}/{dataset}/{method}/{params}/rep{rep}.tsv"
+    conda:
+        ENV
     threads: 1
     resources:
         mem_mb=4000,
         runtime=120,
-    conda:
-        ENV
+    params:
+        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        metrics=lambda w: config["experiments"][w.experiment]["metrics"],
+        seed=evaluation_seed,
     script:
         "../../scripts/evaluate.py"
 

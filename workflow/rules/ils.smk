@@ -2,6 +2,7 @@
 # Experiments name their study in `protocol: {study: uci | orl_clusters | orl_train_size, ...}`
 # (ufskit.papers.ils.STUDIES); their tables and figures go to results/<report_dir>/.
 
+
 include: "ils_common.smk"
 
 
@@ -19,20 +20,20 @@ rule ils_cluster_study:
         ils_prepared,
     output:
         "results/{experiment}/ils/clusters_c{n_clusters}.parquet",
+    log:
+        "logs/ils/{experiment}/clusters_c{n_clusters}.log",
+    benchmark:
+        "benchmarks/ils/{experiment}/clusters_c{n_clusters}.tsv"
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=2000,
     params:
         methods=lambda w: config["experiments"][w.experiment]["methods"],
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
         kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
         seed=lambda w: derive_seed(config["seed"], w.experiment, "clusters", int(w.n_clusters)),
-    log:
-        "logs/ils/{experiment}/clusters_c{n_clusters}.log",
-    benchmark:
-        "benchmarks/ils/{experiment}/clusters_c{n_clusters}.tsv"
-    threads: 1
-    resources:
-        mem_mb=2000,
-    conda:
-        ENV
     script:
         "../../scripts/ils_cluster_study.py"
 
@@ -42,20 +43,20 @@ rule ils_train_size_study:
         ils_prepared,
     output:
         "results/{experiment}/ils/train_t{n_train}.parquet",
+    log:
+        "logs/ils/{experiment}/train_t{n_train}.log",
+    benchmark:
+        "benchmarks/ils/{experiment}/train_t{n_train}.tsv"
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=2000,
     params:
         methods=lambda w: config["experiments"][w.experiment]["methods"],
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
         n_splits=lambda w: config["experiments"][w.experiment]["protocol"]["n_splits"],
         seed=lambda w: derive_seed(config["seed"], w.experiment, "train_size", int(w.n_train)),
-    log:
-        "logs/ils/{experiment}/train_t{n_train}.log",
-    benchmark:
-        "benchmarks/ils/{experiment}/train_t{n_train}.tsv"
-    threads: 1
-    resources:
-        mem_mb=2000,
-    conda:
-        ENV
     script:
         "../../scripts/ils_train_size_study.py"
 
@@ -69,13 +70,13 @@ rule ils_table1:
         summaries=ils_report_input("uci", "summaries"),
     output:
         paper_report("results/{report}/table1.md", "ils", "ils_table1"),
-    params:
-        run=report_run,
-        names=lambda w: experiment_datasets(ils_experiment(w.report, "uci")),
     log:
         "logs/ils/{report}/table1.log",
     conda:
         ENV
+    params:
+        run=report_run,
+        names=lambda w: experiment_datasets(ils_experiment(w.report, "uci")),
     script:
         "../../scripts/ils_table1.py"
 
@@ -86,12 +87,12 @@ rule ils_variants:
         summary=ils_report_input("uci", "summary"),
     output:
         paper_report("results/{report}/variants.csv", "ils", "ils_variants"),
-    params:
-        run=report_run,
     log:
         "logs/ils/{report}/variants.log",
     conda:
         ENV
+    params:
+        run=report_run,
     script:
         "../../scripts/ils_variants.py"
 
@@ -131,14 +132,14 @@ rule ils_fig1:
     output:
         png=paper_report("results/{report}/fig1.png", "ils", "ils_fig1"),
         pdf="results/{report}/fig1.pdf",
-    params:
-        run=report_run,
-        cv1nn=lambda w: config["experiments"][ils_experiment(w.report, "uci")]["metrics"]["cv1nn"],
-        names=lambda w: experiment_datasets(ils_experiment(w.report, "uci")),
     log:
         "logs/ils/{report}/fig1.log",
     conda:
         ENV
+    params:
+        run=report_run,
+        cv1nn=lambda w: config["experiments"][ils_experiment(w.report, "uci")]["metrics"]["cv1nn"],
+        names=lambda w: experiment_datasets(ils_experiment(w.report, "uci")),
     script:
         "../../scripts/ils_fig1.py"
 
@@ -149,15 +150,15 @@ rule ils_orl_figure:
     output:
         png=paper_report("results/{report}/{figure}.png", "ils", "ils_orl_figure"),
         pdf="results/{report}/{figure}.pdf",
+    log:
+        "logs/ils/{report}/{figure}.log",
     wildcard_constraints:
         figure="fig2|fig3",
+    conda:
+        ENV
     params:
         run=report_run,
         settings=lambda w: ils_figure_settings(w.report, w.figure),
-    log:
-        "logs/ils/{report}/{figure}.log",
-    conda:
-        ENV
     script:
         "../../scripts/ils_orl_figure.py"
 
@@ -171,11 +172,11 @@ rule ils_claims:
     output:
         md=paper_report("results/{report}/claims.md", "ils", "ils_claims"),
         csv="results/{report}/claims.csv",
-    params:
-        run=report_run,
     log:
         "logs/ils/{report}/claims.log",
     conda:
         ENV
+    params:
+        run=report_run,
     script:
         "../../scripts/ils_claims.py"

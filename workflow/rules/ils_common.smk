@@ -63,8 +63,11 @@ def ils_report_input(study, what):
             return ils_prepared_path(name, "json")
         if what == "parts":
             return ils_study_parts(name, study)
-        return {f"{d}:{m}": ils_selection(name, d, m) for d in experiment_datasets(name)
-                for m in (ILS_PAPER.ILS, ILS_PAPER.ILS2)}
+        return {
+            f"{d}:{m}": ils_selection(name, d, m)
+            for d in experiment_datasets(name)
+            for m in (ILS_PAPER.ILS, ILS_PAPER.ILS2)
+        }
 
     return inputs
 

@@ -5,6 +5,7 @@
 # (ufskit.papers.ivfs). The experiment's `protocol` is checked by ufskit.papers.ivfs.check_protocol;
 # outputs go to results/<report_dir>/.
 
+
 include: "ivfs_common.smk"
 
 
@@ -16,22 +17,22 @@ rule ivfs_select:
         prepared_data,
     output:
         "results/{experiment}/ivfs/selections/{dataset}/{method}/{shard}.npz",
+    log:
+        "logs/ivfs/select/{experiment}/{dataset}/{method}/{shard}.log",
+    benchmark:
+        "benchmarks/ivfs/select/{experiment}/{dataset}/{method}/{shard}.tsv"
     wildcard_constraints:
         experiment=IVFS_EXPERIMENT,
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=4000,
     params:
         selector=lambda w: config["experiments"][w.experiment]["methods"][w.method]["selector"],
         settings=ivfs_shard_settings,
         reps=lambda w: ivfs_method_reps(w.experiment, w.method),
         seed=config["seed"],
-    log:
-        "logs/ivfs/select/{experiment}/{dataset}/{method}/{shard}.log",
-    benchmark:
-        "benchmarks/ivfs/select/{experiment}/{dataset}/{method}/{shard}.tsv"
-    threads: 1
-    resources:
-        mem_mb=4000,
-    conda:
-        ENV
     script:
         "../../scripts/ivfs_select.py"
 
@@ -43,26 +44,26 @@ rule ivfs_evaluate:
         diagram="results/{experiment}/shared/{dataset}/h1_diagram.npz",
     output:
         "results/{experiment}/ivfs/metrics/{dataset}/{method}/{shard}.parquet",
+    log:
+        "logs/ivfs/evaluate/{experiment}/{dataset}/{method}/{shard}.log",
+    benchmark:
+        "benchmarks/ivfs/evaluate/{experiment}/{dataset}/{method}/{shard}.tsv"
     wildcard_constraints:
         experiment=IVFS_EXPERIMENT,
+    # a fitted shard is evaluated before the next fit starts: results come in dataset by dataset, and
+    # a stopped run leaves evaluated shards, not a pile of bundles
+    priority: 1
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=4000,
     params:
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
         metrics=lambda w: config["experiments"][w.experiment]["metrics"],
         methods=lambda w: config["experiments"][w.experiment]["methods"],
         protocol=lambda w: ivfs_protocol(w.experiment),
         seed=config["seed"],
-    log:
-        "logs/ivfs/evaluate/{experiment}/{dataset}/{method}/{shard}.log",
-    benchmark:
-        "benchmarks/ivfs/evaluate/{experiment}/{dataset}/{method}/{shard}.tsv"
-    # a fitted shard is evaluated before the next fit starts: results come in dataset by dataset, and
-    # a stopped run leaves evaluated shards, not a pile of bundles
-    priority: 1
-    threads: 1
-    resources:
-        mem_mb=4000,
-    conda:
-        ENV
     script:
         "../../scripts/ivfs_evaluate.py"
 
@@ -76,10 +77,10 @@ rule ivfs_aggregate:
         ivfs_metric_files,
     output:
         "results/{experiment}/metrics.parquet",
-    wildcard_constraints:
-        experiment=IVFS_EXPERIMENT,
     log:
         "logs/aggregate/{experiment}.log",
+    wildcard_constraints:
+        experiment=IVFS_EXPERIMENT,
     conda:
         ENV
     script:
@@ -91,21 +92,21 @@ rule ivfs_stability:
         prepared_data,
     output:
         "results/{experiment}/ivfs/stability/{dataset}.parquet",
-    wildcard_constraints:
-        experiment=IVFS_EXPERIMENT,
-    params:
-        methods=lambda w: config["experiments"][w.experiment]["methods"],
-        protocol=lambda w: ivfs_protocol(w.experiment),
-        seed=config["seed"],
     log:
         "logs/ivfs/stability/{experiment}/{dataset}.log",
     benchmark:
         "benchmarks/ivfs/stability/{experiment}/{dataset}.tsv"
+    wildcard_constraints:
+        experiment=IVFS_EXPERIMENT,
+    conda:
+        ENV
     threads: 1
     resources:
         mem_mb=4000,
-    conda:
-        ENV
+    params:
+        methods=lambda w: config["experiments"][w.experiment]["methods"],
+        protocol=lambda w: ivfs_protocol(w.experiment),
+        seed=config["seed"],
     script:
         "../../scripts/ivfs_stability.py"
 
@@ -123,15 +124,15 @@ rule ivfs_table1:
     output:
         csv="results/{report}/table1.csv",
         md=paper_report("results/{report}/table1.md", "ivfs", "ivfs_table1"),
+    log:
+        "logs/ivfs/{report}/table1.log",
     wildcard_constraints:
         report=IVFS_REPORT,
+    conda:
+        ENV
     params:
         run=report_run,
         config=ivfs_report_params,
-    log:
-        "logs/ivfs/{report}/table1.log",
-    conda:
-        ENV
     script:
         "../../scripts/ivfs_table1.py"
 
@@ -143,15 +144,15 @@ rule ivfs_table2:
     output:
         csv="results/{report}/table2.csv",
         md=paper_report("results/{report}/table2.md", "ivfs", "ivfs_table2"),
+    log:
+        "logs/ivfs/{report}/table2.log",
     wildcard_constraints:
         report=IVFS_REPORT,
+    conda:
+        ENV
     params:
         run=report_run,
         config=ivfs_report_params,
-    log:
-        "logs/ivfs/{report}/table2.log",
-    conda:
-        ENV
     script:
         "../../scripts/ivfs_table2.py"
 
@@ -165,16 +166,16 @@ rule ivfs_curve_figure:
         csv="results/{report}/{figure}.csv",
         png=paper_report("results/{report}/{figure}.png", "ivfs", "ivfs_curves"),
         pdf="results/{report}/{figure}.pdf",
+    log:
+        "logs/ivfs/{report}/{figure}.log",
     wildcard_constraints:
         report=IVFS_REPORT,
         figure="fig2|fig3",
+    conda:
+        ENV
     params:
         run=report_run,
         config=ivfs_report_params,
-    log:
-        "logs/ivfs/{report}/{figure}.log",
-    conda:
-        ENV
     script:
         "../../scripts/ivfs_curve_figure.py"
 
@@ -186,15 +187,15 @@ rule ivfs_fig4:
         csv="results/{report}/fig4.csv",
         png=paper_report("results/{report}/fig4.png", "ivfs", "ivfs_fig4"),
         pdf="results/{report}/fig4.pdf",
+    log:
+        "logs/ivfs/{report}/fig4.log",
     wildcard_constraints:
         report=IVFS_REPORT,
+    conda:
+        ENV
     params:
         run=report_run,
         config=ivfs_report_params,
-    log:
-        "logs/ivfs/{report}/fig4.log",
-    conda:
-        ENV
     script:
         "../../scripts/ivfs_fig4.py"
 
@@ -209,13 +210,13 @@ rule ivfs_claims:
     output:
         md=paper_report("results/{report}/claims.md", "ivfs", "ivfs_claims"),
         csv="results/{report}/claims.csv",
-    wildcard_constraints:
-        report=IVFS_REPORT,
-    params:
-        run=report_run,
     log:
         "logs/ivfs/{report}/claims.log",
+    wildcard_constraints:
+        report=IVFS_REPORT,
     conda:
         ENV
+    params:
+        run=report_run,
     script:
         "../../scripts/ivfs_claims.py"

@@ -41,17 +41,22 @@ def ivfs_shard_settings(wildcards):
     """The settings one ivfs_select job fits."""
     shards = ivfs_shards(wildcards.experiment, wildcards.method)
     if wildcards.shard not in shards:
-        raise ValueError(f"{wildcards.method} of {wildcards.experiment} has no shard {wildcards.shard!r}; "
-                         f"its shards: {sorted(shards)}")
+        raise ValueError(
+            f"{wildcards.method} of {wildcards.experiment} has no shard {wildcards.shard!r}; "
+            f"its shards: {sorted(shards)}"
+        )
     return shards[wildcards.shard]
 
 
 def ivfs_metric_files(wildcards):
     """The per (dataset, method, shard) metric tables of an IVFS experiment."""
     exp = config["experiments"][wildcards.experiment]
-    return [f"results/{wildcards.experiment}/ivfs/metrics/{d}/{m}/{shard}.parquet"
-            for d in experiment_datasets(wildcards.experiment) for m in exp["methods"]
-            for shard in ivfs_shards(wildcards.experiment, m)]
+    return [
+        f"results/{wildcards.experiment}/ivfs/metrics/{d}/{m}/{shard}.parquet"
+        for d in experiment_datasets(wildcards.experiment)
+        for m in exp["methods"]
+        for shard in ivfs_shards(wildcards.experiment, m)
+    ]
 
 
 def ivfs_report_input(what):
@@ -73,8 +78,13 @@ def ivfs_report_params(wildcards):
     """What the report scripts need from the config: datasets (excluded ones too), methods, protocol."""
     name = ivfs_experiment(wildcards.report)
     exp = config["experiments"][name]
-    return {"experiment": name, "datasets": exp["datasets"], "excluded": EXCLUDED, "methods": exp["methods"],
-            "protocol": ivfs_protocol(name)}
+    return {
+        "experiment": name,
+        "datasets": exp["datasets"],
+        "excluded": EXCLUDED,
+        "methods": exp["methods"],
+        "protocol": ivfs_protocol(name),
+    }
 
 
 def ivfs_targets(report):

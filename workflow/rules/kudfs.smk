@@ -7,6 +7,7 @@
 #             Kernel K-means with the same RBF kernel.
 # Tables and figures go to results/<report_dir>/ (ufskit.papers.kudfs).
 
+
 include: "kudfs_common.smk"
 
 
@@ -18,20 +19,20 @@ rule kudfs_kernel_pca:
         data=prepared_data,
     output:
         "results/{experiment}/kudfs/{dataset}/kernel_pca.parquet",
+    log:
+        "logs/kudfs/{experiment}/{dataset}/kernel_pca.log",
+    benchmark:
+        "benchmarks/kudfs/{experiment}/{dataset}/kernel_pca.tsv"
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=4000,
     params:
         sigma=lambda w: kudfs_kernel_sigma(w.experiment),
         kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
         seed=lambda w: derive_seed(config["seed"], w.experiment, w.dataset, "KernelPCA"),
-    log:
-        "logs/kudfs/{experiment}/{dataset}/kernel_pca.log",
-    benchmark:
-        "benchmarks/kudfs/{experiment}/{dataset}/kernel_pca.tsv"
-    threads: 1
-    resources:
-        mem_mb=4000,
-    conda:
-        ENV
     script:
         "../../scripts/kudfs_competitor.py"
 
@@ -41,19 +42,19 @@ rule kudfs_kernel_kmeans:
         data=prepared_data,
     output:
         "results/{experiment}/kudfs/{dataset}/kernel_kmeans.parquet",
-    params:
-        sigma=lambda w: kudfs_kernel_sigma(w.experiment),
-        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
-        seed=lambda w: derive_seed(config["seed"], w.experiment, w.dataset, "KernelKMeans"),
     log:
         "logs/kudfs/{experiment}/{dataset}/kernel_kmeans.log",
     benchmark:
         "benchmarks/kudfs/{experiment}/{dataset}/kernel_kmeans.tsv"
+    conda:
+        ENV
     threads: 1
     resources:
         mem_mb=4000,
-    conda:
-        ENV
+    params:
+        sigma=lambda w: kudfs_kernel_sigma(w.experiment),
+        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
+        seed=lambda w: derive_seed(config["seed"], w.experiment, w.dataset, "KernelKMeans"),
     script:
         "../../scripts/kudfs_competitor.py"
 
@@ -68,9 +69,9 @@ rule kudfs_distance_ratio:
         "logs/kudfs/{experiment}/distance_ratio/{dataset}/{method}/{params}/rep{rep}.log",
     benchmark:
         "benchmarks/kudfs/{experiment}/distance_ratio/{dataset}/{method}/{params}/rep{rep}.tsv"
-    threads: 1
     conda:
         ENV
+    threads: 1
     script:
         "../../scripts/kudfs_distance_ratio.py"
 
@@ -87,15 +88,15 @@ rule kudfs_table1:
     output:
         csv="results/{report}/table1.csv",
         md=paper_report("results/{report}/table1.md", "kudfs", "kudfs_table1"),
+    log:
+        "logs/kudfs/{report}/table1.log",
+    wildcard_constraints:
+        report=KUDFS_REPORT_RE,
+    conda:
+        ENV
     params:
         run=report_run,
         labels=lambda w: kudfs_setting_labels(kudfs_require(w.report, "table1")),
-    wildcard_constraints:
-        report=KUDFS_REPORT_RE,
-    log:
-        "logs/kudfs/{report}/table1.log",
-    conda:
-        ENV
     script:
         "../../scripts/kudfs_table1.py"
 
@@ -106,17 +107,17 @@ rule kudfs_fig1:
     output:
         png=paper_report("results/{report}/fig1.png", "kudfs", "kudfs_fig1"),
         pdf="results/{report}/fig1.pdf",
+    log:
+        "logs/kudfs/{report}/fig1.log",
+    wildcard_constraints:
+        report=KUDFS_REPORT_RE,
+    conda:
+        ENV
     params:
         run=report_run,
         labels=lambda w: list(kudfs_ratio_files(kudfs_require(w.report, "fig1"))),
         dataset=lambda w: experiment_datasets(kudfs_require(w.report, "fig1"))[0],
         kernel=lambda w: kudfs_kernel_text(kudfs_require(w.report, "fig1")),
-    wildcard_constraints:
-        report=KUDFS_REPORT_RE,
-    log:
-        "logs/kudfs/{report}/fig1.log",
-    conda:
-        ENV
     script:
         "../../scripts/kudfs_fig1.py"
 
@@ -128,14 +129,14 @@ rule kudfs_fig2_data:
         summaries=lambda w: kudfs_summaries(kudfs_require(w.report, "fig2")),
     output:
         "results/{report}/fig2.csv",
-    params:
-        labels=lambda w: kudfs_setting_labels(kudfs_require(w.report, "fig2")),
-    wildcard_constraints:
-        report=KUDFS_REPORT_RE,
     log:
         "logs/kudfs/{report}/fig2_data.log",
+    wildcard_constraints:
+        report=KUDFS_REPORT_RE,
     conda:
         ENV
+    params:
+        labels=lambda w: kudfs_setting_labels(kudfs_require(w.report, "fig2")),
     script:
         "../../scripts/kudfs_fig2_data.py"
 
@@ -147,15 +148,15 @@ rule kudfs_fig2:
     output:
         png=paper_report("results/{report}/fig2.png", "kudfs", "kudfs_fig2"),
         pdf="results/{report}/fig2.pdf",
+    log:
+        "logs/kudfs/{report}/fig2.log",
     wildcard_constraints:
         report=KUDFS_REPORT_RE,
+    conda:
+        ENV
     params:
         run=report_run,
         kernel=lambda w: kudfs_kernel_text(kudfs_require(w.report, "fig2")),
-    log:
-        "logs/kudfs/{report}/fig2.log",
-    conda:
-        ENV
     script:
         "../../scripts/kudfs_fig2.py"
 
@@ -168,14 +169,14 @@ rule kudfs_claims:
     output:
         md=paper_report("results/{report}/claims.md", "kudfs", "kudfs_claims"),
         csv="results/{report}/claims.csv",
+    log:
+        "logs/kudfs/{report}/claims.log",
+    wildcard_constraints:
+        report=KUDFS_REPORT_RE,
+    conda:
+        ENV
     params:
         run=report_run,
         labels=lambda w: list(kudfs_ratio_files(kudfs_require(w.report, "fig1"))),
-    wildcard_constraints:
-        report=KUDFS_REPORT_RE,
-    log:
-        "logs/kudfs/{report}/claims.log",
-    conda:
-        ENV
     script:
         "../../scripts/kudfs_claims.py"

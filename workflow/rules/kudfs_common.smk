@@ -1,7 +1,6 @@
 # Input functions, targets and constants of the KUDFS paper's rules (kudfs.smk).
 
 
-
 from ufskit.papers import kudfs as KUDFS_PAPER
 
 # ---- input functions --------------------------------------------
@@ -13,8 +12,9 @@ KUDFS_PUBLISHED = str(REPO / "config/published/kudfs_table1.csv")
 
 def kudfs_experiment(report, role):
     """The one experiment of `report` named *_<role>, or None."""
-    names = [n for n in report_experiments(report)
-             if config["experiments"][n]["paper"] == "kudfs" and n.endswith(f"_{role}")]
+    names = [
+        n for n in report_experiments(report) if config["experiments"][n]["paper"] == "kudfs" and n.endswith(f"_{role}")
+    ]
     if len(names) > 1:
         raise ValueError(f"report {report!r} has several kernel-UDFS {role!r} experiments: {names}.")
     return names[0] if names else None
@@ -40,18 +40,31 @@ def kudfs_methods(name):
 
 def kudfs_kernel_sigma(name):
     """The one fixed RBF width of the experiment's kernel UDFS: the competitors use the same kernel."""
-    sigmas = {p.get("sigma") for m in kudfs_methods(name) for p in ex.settings_by_slug(config["experiments"][name], m).values()}
+    sigmas = {
+        p.get("sigma")
+        for m in kudfs_methods(name)
+        for p in ex.settings_by_slug(config["experiments"][name], m).values()
+    }
     if len(sigmas) != 1 or None in sigmas:
-        raise ValueError(f"experiment {name!r}: Kernel PCA / Kernel K-means need one fixed kernel-UDFS sigma, got {sigmas}.")
+        raise ValueError(
+            f"experiment {name!r}: Kernel PCA / Kernel K-means need one fixed kernel-UDFS sigma, got {sigmas}."
+        )
     return float(sigmas.pop())
 
 
 def kudfs_kernel_text(name):
     """The kernel of the experiment's kernel UDFS in words (figure titles): its RBF width(s) sigma."""
-    sigmas = sorted({p.get("sigma") for m in kudfs_methods(name)
-                     for p in ex.settings_by_slug(config["experiments"][name], m).values()}, key=str)
-    return "RBF kernel, sigma = " + ", ".join(f"{s:g}" if s is not None else "kernel_const x largest distance"
-                                              for s in sigmas)
+    sigmas = sorted(
+        {
+            p.get("sigma")
+            for m in kudfs_methods(name)
+            for p in ex.settings_by_slug(config["experiments"][name], m).values()
+        },
+        key=str,
+    )
+    return "RBF kernel, sigma = " + ", ".join(
+        f"{s:g}" if s is not None else "kernel_const x largest distance" for s in sigmas
+    )
 
 
 def kudfs_setting_labels(name):
@@ -59,16 +72,20 @@ def kudfs_setting_labels(name):
     labels = {}
     for method in kudfs_methods(name):
         spec = config["experiments"][name]["methods"][method]
-        keys = sorted(spec.get("grid", {})) or [k for k in ("kernel_const", "sigma", "gamma", "lam")
-                                                 if k in spec.get("params", {})]
+        keys = sorted(spec.get("grid", {})) or [
+            k for k in ("kernel_const", "sigma", "gamma", "lam") if k in spec.get("params", {})
+        ]
         for slug, params in ex.settings_by_slug(config["experiments"][name], method).items():
             labels[slug] = ", ".join(f"{k}={params[k]:g}" for k in keys)
     return labels
 
 
 def kudfs_competitor_files(name):
-    return [f"results/{name}/kudfs/{d}/{what}.parquet" for d in experiment_datasets(name)
-            for what in ("kernel_pca", "kernel_kmeans")]
+    return [
+        f"results/{name}/kudfs/{d}/{what}.parquet"
+        for d in experiment_datasets(name)
+        for what in ("kernel_pca", "kernel_kmeans")
+    ]
 
 
 def kudfs_ratio_files(name):
@@ -77,8 +94,11 @@ def kudfs_ratio_files(name):
     if len(datasets) != 1:
         raise ValueError(f"experiment {name!r}: Fig. 1 is drawn for one dataset, got {datasets}.")
     labels = kudfs_setting_labels(name)
-    return {labels[slug]: f"results/{name}/kudfs/distance_ratio/{datasets[0]}/{m}/{slug}/rep0.parquet"
-            for m in kudfs_methods(name) for slug in ex.settings_by_slug(config["experiments"][name], m)}
+    return {
+        labels[slug]: f"results/{name}/kudfs/distance_ratio/{datasets[0]}/{m}/{slug}/rep0.parquet"
+        for m in kudfs_methods(name)
+        for slug in ex.settings_by_slug(config["experiments"][name], m)
+    }
 
 
 def kudfs_targets(report):

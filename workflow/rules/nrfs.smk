@@ -2,6 +2,7 @@
 # Its experiments carry `paper: nrfs`; the one on `nrfs_synthetic` feeds Table I and Fig. 1/4, the
 # others (microarray and text) feed Fig. 5-7 through their metrics.parquet.
 
+
 include: "nrfs_common.smk"
 
 
@@ -14,115 +15,115 @@ rule nrfs_table1_runs:
         selections=nrfs_table1_selections,
     output:
         "results/{experiment}/nrfs_table1/{dataset}/{method}.parquet",
+    log:
+        "logs/nrfs_table1_runs/{experiment}/{dataset}/{method}.log",
+    benchmark:
+        "benchmarks/nrfs_table1_runs/{experiment}/{dataset}/{method}.tsv"
+    conda:
+        ENV
+    threads: 1
     params:
         spec=nrfs_table1_spec,
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
         total_runs=lambda w: nrfs_total_runs(w.experiment),
         kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
         seed=lambda w: derive_seed(config["seed"], w.experiment, w.dataset, w.method, "table1"),
-    log:
-        "logs/nrfs_table1_runs/{experiment}/{dataset}/{method}.log",
-    benchmark:
-        "benchmarks/nrfs_table1_runs/{experiment}/{dataset}/{method}.tsv"
-    threads: 1
-    conda:
-        ENV
     script:
         "../../scripts/nrfs_table1_runs.py"
 
 
 rule nrfs_table1:
-    wildcard_constraints:
-        folder=NRFS_FOLDERS,
     input:
         runs=nrfs_table1_runs,
         published=REPO / "config/published/nrfs_table1.csv",
     output:
         csv="results/{folder}/table1.csv",
         md=paper_report("results/{folder}/table1.md", "nrfs", "nrfs_table1"),
+    log:
+        "logs/nrfs_table1/{folder}.log",
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
+    conda:
+        ENV
     params:
         run=report_run,
         n_features=lambda w: config["experiments"][nrfs_synthetic_experiment(w.folder)]["n_features"],
-    log:
-        "logs/nrfs_table1/{folder}.log",
-    conda:
-        ENV
     script:
         "../../scripts/nrfs_table1.py"
 
 
 rule nrfs_table2:
-    wildcard_constraints:
-        folder=NRFS_FOLDERS,
     input:
         summaries=nrfs_summaries,
         published=REPO / "config/published/nrfs_table2.csv",
     output:
         paper_report("results/{folder}/table2.md", "nrfs", "nrfs_table2"),
+    log:
+        "logs/nrfs_table2/{folder}.log",
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
+    conda:
+        ENV
     params:
         run=report_run,
         names=lambda w: list(nrfs_dataset_owner(w.folder)),
-    log:
-        "logs/nrfs_table2/{folder}.log",
-    conda:
-        ENV
     script:
         "../../scripts/nrfs_table2.py"
 
 
 rule nrfs_fig1:
-    wildcard_constraints:
-        folder=NRFS_FOLDERS,
     input:
         nrfs_synthetic_data,
     output:
         png=paper_report("results/{folder}/fig1.png", "nrfs", "nrfs_fig1"),
         pdf="results/{folder}/fig1.pdf",
-    params:
-        run=report_run,
     log:
         "logs/nrfs_fig1/{folder}.log",
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
     conda:
         ENV
+    params:
+        run=report_run,
     script:
         "../../scripts/nrfs_fig1.py"
 
 
 rule nrfs_sampling:
-    wildcard_constraints:
-        folder=NRFS_FOLDERS,
     input:
         nrfs_synthetic_data,
     output:
         "results/{folder}/nrfs_sampling.npz",
-    params:
-        spec=nrfs_sampling_spec,
-        seed=lambda w: derive_seed(config["seed"], w.folder, "nrfs_sampling"),
     log:
         "logs/nrfs_sampling/{folder}.log",
     benchmark:
         "benchmarks/nrfs_sampling/{folder}.tsv"
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
     conda:
         ENV
+    params:
+        spec=nrfs_sampling_spec,
+        seed=lambda w: derive_seed(config["seed"], w.folder, "nrfs_sampling"),
     script:
         "../../scripts/nrfs_sampling.py"
 
 
 rule nrfs_fig4:
-    wildcard_constraints:
-        folder=NRFS_FOLDERS,
     input:
         data=nrfs_synthetic_data,
         sampling="results/{folder}/nrfs_sampling.npz",
     output:
         png=paper_report("results/{folder}/fig4.png", "nrfs", "nrfs_fig4"),
         pdf="results/{folder}/fig4.pdf",
-    params:
-        run=report_run,
     log:
         "logs/nrfs_fig4/{folder}.log",
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
     conda:
         ENV
+    params:
+        run=report_run,
     script:
         "../../scripts/nrfs_fig4.py"
 
@@ -132,26 +133,24 @@ rule nrfs_kmeans_all:
         prepared_data,
     output:
         "results/{experiment}/nrfs_kmeans_all/{dataset}.parquet",
-    params:
-        runs=lambda w: nrfs_total_runs(w.experiment),
-        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
-        seed=lambda w: derive_seed(config["seed"], w.experiment, w.dataset, "kmeans_all"),
     log:
         "logs/nrfs_kmeans_all/{experiment}/{dataset}.log",
     benchmark:
         "benchmarks/nrfs_kmeans_all/{experiment}/{dataset}.tsv"
+    conda:
+        ENV
     threads: 1
     resources:
         mem_mb=4000,
-    conda:
-        ENV
+    params:
+        runs=lambda w: nrfs_total_runs(w.experiment),
+        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
+        seed=lambda w: derive_seed(config["seed"], w.experiment, w.dataset, "kmeans_all"),
     script:
         "../../scripts/nrfs_kmeans_all.py"
 
 
 rule nrfs_fig5:
-    wildcard_constraints:
-        folder=NRFS_FOLDERS,
     input:
         metrics=nrfs_metric_tables,
         kmeans_all=nrfs_kmeans_all,
@@ -160,75 +159,77 @@ rule nrfs_fig5:
         png=paper_report("results/{folder}/fig5.png", "nrfs", "nrfs_fig5"),
         pdf="results/{folder}/fig5.pdf",
         csv="results/{folder}/fig5.csv",
+    log:
+        "logs/nrfs_fig5/{folder}.log",
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
+    conda:
+        ENV
     params:
         run=report_run,
         experiments=nrfs_real_configs,
         groups=nrfs_groups,
         names=lambda w: list(nrfs_dataset_owner(w.folder)),
-    log:
-        "logs/nrfs_fig5/{folder}.log",
-    conda:
-        ENV
     script:
         "../../scripts/nrfs_fig5.py"
 
 
 rule nrfs_fig6:
-    wildcard_constraints:
-        folder=NRFS_FOLDERS,
     input:
         nrfs_metric_tables,
     output:
         png=paper_report("results/{folder}/fig6.png", "nrfs", "nrfs_fig6"),
         pdf="results/{folder}/fig6.pdf",
         csv="results/{folder}/fig6.csv",
+    log:
+        "logs/nrfs_fig6/{folder}.log",
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
+    conda:
+        ENV
     params:
         run=report_run,
         experiments=nrfs_real_configs,
         groups=nrfs_groups,
-    log:
-        "logs/nrfs_fig6/{folder}.log",
-    conda:
-        ENV
     script:
         "../../scripts/nrfs_fig6.py"
 
 
 rule nrfs_fig7:
-    wildcard_constraints:
-        folder=NRFS_FOLDERS,
     input:
         nrfs_metric_tables,
     output:
         png=paper_report("results/{folder}/fig7.png", "nrfs", "nrfs_fig7"),
         pdf="results/{folder}/fig7.pdf",
         csv="results/{folder}/fig7.csv",
+    log:
+        "logs/nrfs_fig7/{folder}.log",
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
+    conda:
+        ENV
     params:
         run=report_run,
         experiments=nrfs_real_configs,
         groups=nrfs_groups,
-    log:
-        "logs/nrfs_fig7/{folder}.log",
-    conda:
-        ENV
     script:
         "../../scripts/nrfs_fig7.py"
 
 
 rule nrfs_claims:
-    wildcard_constraints:
-        folder=NRFS_FOLDERS,
     input:
         unpack(nrfs_claim_inputs),
     output:
         md=paper_report("results/{folder}/claims.md", "nrfs", "nrfs_claims"),
         csv="results/{folder}/claims.csv",
+    log:
+        "logs/nrfs_claims/{folder}.log",
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
+    conda:
+        ENV
     params:
         run=report_run,
         groups=nrfs_groups,
-    log:
-        "logs/nrfs_claims/{folder}.log",
-    conda:
-        ENV
     script:
         "../../scripts/nrfs_claims.py"

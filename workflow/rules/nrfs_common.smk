@@ -1,7 +1,6 @@
 # Input functions, targets and constants of the NRFS paper's rules (nrfs.smk).
 
 
-
 from ufskit.papers.nrfs import REFERENCES
 
 # ---- input functions -----------------------------------------------
@@ -41,7 +40,7 @@ def nrfs_single_setting(experiment, method):
     settings = ex.settings_by_slug(exp, method)
     if len(settings) != 1:
         raise ValueError(f"experiment {experiment!r}: Table I needs one setting of {method!r}, got {sorted(settings)}.")
-    (slug, params), = settings.items()
+    ((slug, params),) = settings.items()
     spec = exp["methods"][method]
     return slug, {"selector": spec["selector"], "params": params}, int(spec.get("reps", exp.get("reps", 1)))
 
@@ -78,8 +77,11 @@ def nrfs_table1_runs(wildcards):
 def nrfs_sampling_spec(wildcards):
     """The synthetic experiment's NRFS setting (with sampling) whose representatives Fig. 4 shows."""
     exp = nrfs_synthetic_experiment(wildcards.folder)
-    labels = [m for m, s in config["experiments"][exp]["methods"].items()
-              if s["selector"] == "NRFS" and s.get("params", {}).get("sampling", True)]
+    labels = [
+        m
+        for m, s in config["experiments"][exp]["methods"].items()
+        if s["selector"] == "NRFS" and s.get("params", {}).get("sampling", True)
+    ]
     if not labels:
         raise ValueError(f"experiment {exp!r} has no NRFS method with sampling for Fig. 4.")
     return nrfs_single_setting(exp, labels[0])[1]
@@ -109,8 +111,10 @@ def nrfs_summaries(wildcards):
 
 def nrfs_groups(wildcards):
     """Dataset -> "text" (a tf-idf chain in the registry) or "microarray"."""
-    return {d: ("text" if "tfidf" in dataset_entry(REGISTRY, d).get("preprocess", []) else "microarray")
-            for d in nrfs_dataset_owner(wildcards.folder)}
+    return {
+        d: ("text" if "tfidf" in dataset_entry(REGISTRY, d).get("preprocess", []) else "microarray")
+        for d in nrfs_dataset_owner(wildcards.folder)
+    }
 
 
 def nrfs_real_configs(wildcards):
@@ -123,8 +127,12 @@ def nrfs_claim_inputs(wildcards):
     if nrfs_synthetic_experiment(folder):
         inputs.update(table1=f"results/{folder}/table1.csv", sampling=f"results/{folder}/nrfs_sampling.npz")
     if nrfs_real_experiments(folder):
-        inputs.update(fig5=f"results/{folder}/fig5.csv", fig6=f"results/{folder}/fig6.csv",
-                      fig7=f"results/{folder}/fig7.csv", kmeans_all=nrfs_kmeans_all(wildcards))
+        inputs.update(
+            fig5=f"results/{folder}/fig5.csv",
+            fig6=f"results/{folder}/fig6.csv",
+            fig7=f"results/{folder}/fig7.csv",
+            kmeans_all=nrfs_kmeans_all(wildcards),
+        )
     return inputs
 
 

@@ -10,15 +10,15 @@ rule scorecard:
     output:
         csv="results/scorecard.csv",
         md=report("results/scorecard.md", caption="../report/scorecard.rst", category="Scorecard"),
+    log:
+        "logs/scorecard.log",
+    conda:
+        ENV
     params:
         sources=lambda w: scorecard_sources(),
         excluded=EXCLUDED,
         tolerances=config["scorecard"]["tolerances"],
         run=CAPTIONS.run_facts(config, config["run"]),
         protocol=config["protocol"],
-    log:
-        "logs/scorecard.log",
-    conda:
-        ENV
     script:
         "../../scripts/scorecard.py"

@@ -4,15 +4,15 @@
 from ufskit import captions as CAPTIONS
 from ufskit import scorecard as SCORECARD
 
-
 REPORT_CATEGORIES = {**SCORECARD.PAPERS, "benchmark": "Cross-paper benchmark"}
 
 
 def paper_report(path, paper, caption):
     """`path` marked for `snakemake --report`: under the paper's category, one subcategory per results folder,
     with the caption workflow/report/<caption>.rst (saying what it shows and which paper element it reproduces)."""
-    return report(path, caption=f"../report/{caption}.rst", category=REPORT_CATEGORIES[paper],
-                  subcategory=os.path.dirname(path))
+    return report(
+        path, caption=f"../report/{caption}.rst", category=REPORT_CATEGORIES[paper], subcategory=os.path.dirname(path)
+    )
 
 
 def report_run(wildcards):
@@ -26,8 +26,9 @@ def report_run(wildcards):
 
 # ---- the scorecard ------------------------------------------------------------------------
 
-SCORECARD_PUBLISHED = [str(REPO / "config/published" / f) for f in
-                       sorted({spec["file"] for spec in SCORECARD.PUBLISHED})]
+SCORECARD_PUBLISHED = [
+    str(REPO / "config/published" / f) for f in sorted({spec["file"] for spec in SCORECARD.PUBLISHED})
+]
 SCORECARD_CLAIMS = str(REPO / "config/published/claims.csv")
 SCORECARD_KINDS = ("table1", "table2", "claims")  # the CSV outputs of a paper's report folder it reads
 
@@ -49,13 +50,22 @@ def scorecard_sources():
     for report, paper in reports:
         if paper not in sources:
             continue
-        files = {Path(t).stem: t for t in PAPER_TARGETS[paper](report)
-                 if t.endswith(".csv") and Path(t).stem in SCORECARD_KINDS}
+        files = {
+            Path(t).stem: t
+            for t in PAPER_TARGETS[paper](report)
+            if t.endswith(".csv") and Path(t).stem in SCORECARD_KINDS
+        }
         sources[paper].append({"report": report, "files": files, "summaries": report_summaries(report)})
     return sources
 
 
 def scorecard_inputs(wildcards):
     """Every file the scorecard reads from this run's results."""
-    return sorted({path for entries in scorecard_sources().values() for entry in entries
-                   for path in [*entry["files"].values(), *entry["summaries"]]})
+    return sorted(
+        {
+            path
+            for entries in scorecard_sources().values()
+            for entry in entries
+            for path in [*entry["files"].values(), *entry["summaries"]]
+        }
+    )

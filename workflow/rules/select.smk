@@ -6,19 +6,19 @@ rule select_features:
         prepared_data,
     output:
         "results/{experiment}/selections/{dataset}/{method}/{params}/rep{rep}.npz",
-    params:
-        spec=selector_spec,
-        seed=run_seed,
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
     log:
         "logs/select/{experiment}/{dataset}/{method}/{params}/rep{rep}.log",
     benchmark:
         "benchmarks/select/{experiment}/{dataset}/{method}/{params}/rep{rep}.tsv"
+    conda:
+        ENV
     threads: 1
     resources:
         mem_mb=4000,
         runtime=120,
-    conda:
-        ENV
+    params:
+        spec=selector_spec,
+        seed=run_seed,
+        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
     script:
         "../../scripts/select.py"

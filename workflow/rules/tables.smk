@@ -20,12 +20,12 @@ rule dataset_table:
         experiment_summaries,
     output:
         "results/{experiment}/datasets.md",
-    params:
-        names=lambda w: experiment_datasets(w.experiment),
     log:
         "logs/dataset_table/{experiment}.log",
     conda:
         ENV
+    params:
+        names=lambda w: experiment_datasets(w.experiment),
     script:
         "../../scripts/dataset_table.py"
 
@@ -33,11 +33,11 @@ rule dataset_table:
 rule excluded_datasets:
     output:
         "results/excluded_datasets.md",
-    params:
-        excluded=EXCLUDED,
     log:
         "logs/excluded_datasets.log",
     conda:
         ENV
+    params:
+        excluded=EXCLUDED,
     script:
         "../../scripts/excluded_datasets.py"

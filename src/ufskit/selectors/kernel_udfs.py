@@ -31,9 +31,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels import kernel_sq_dists, rbf_kernel, rbf_width
 from ..sparse_regression import row_sq_norms
+from ..validation import auto_or_int, check_int, check_positive, check_scale, flat_features
 from .base import ScoreSelector, ranking_from_scores
 from .udfs import DenseSpectrum, laplacian_from_sq_dists, udfs_iterations
-from ..validation import auto_or_int, check_int, check_positive, check_scale, flat_features
 
 
 class KernelUDFS(ScoreSelector):

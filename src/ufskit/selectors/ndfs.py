@@ -28,8 +28,8 @@ from sklearn.cluster import KMeans
 from ..graph import knn_graph
 from ..sparse_regression import EPS, DiagonalRidge, has_converged, l21_norm, reweight, row_sq_norms
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
-from .base import ScoreSelector
 from ..validation import auto_or_int, check_int, check_positive
+from .base import ScoreSelector
 
 # F0 = column-normalised (Y + INIT_OFFSET) for the one-hot cluster indicator Y:
 # every entry must start positive or the multiplicative update keeps it at 0

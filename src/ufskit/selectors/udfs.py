@@ -30,8 +30,8 @@ import scipy.sparse.linalg as spla
 
 from ..graph import knn_indices, pairwise_sq_dists
 from ..sparse_regression import EPS, has_converged, l21_norm, reweight, row_sq_norms
-from .base import ScoreSelector
 from ..validation import auto_or_int, check_int, check_positive
+from .base import ScoreSelector
 
 # the shift-invert pole sits this fraction below the smallest diagonal entry of M + gamma G
 SHIFT_MARGIN = 1e-3
