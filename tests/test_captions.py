@@ -77,6 +77,9 @@ CASES = {
     "nrfs_claims": ("smoke_nrfs", {}, {}),
     "benchmark_heatmap": ("smoke_benchmark", {}, {}),
     "benchmark_summary": ("smoke_benchmark", {}, {}),
+    "benchmark_stats": ("smoke_benchmark", {}, {}),
+    "benchmark_cd": ("smoke_benchmark", {}, {}),
+    "benchmark_vs_random": ("smoke_benchmark", {}, {}),
     "scorecard": (None, {}, {}),
 }
 

@@ -64,6 +64,8 @@ rule benchmark_stats:
         report=BENCHMARK_REPORT,
     conda:
         ENV
+    params:
+        run=report_run,
     script:
         "../../scripts/benchmark_stats.py"
 
@@ -82,5 +84,6 @@ rule benchmark_vs_random:
         ENV
     params:
         config=benchmark_params,
+        run=report_run,
     script:
         "../../scripts/benchmark_vs_random.py"
