@@ -9,11 +9,13 @@ from ufskit.runlog import start
 log = start(snakemake.log[0])
 p = snakemake.params
 published = {Path(path).name: read_published(path) for path in snakemake.input.published}
-runs = {paper: [S.load_report(e["report"], e["files"], e["summaries"]) for e in entries]
+runs = {paper: [S.load_report(e["report"], e["files"], e["summaries"], e["reading"], e["base"]) for e in entries]
         for paper, entries in p.sources.items()}
+groups = S.read_groups(snakemake.input.groups)
 card = S.scorecard(published, S.read_reference(snakemake.input.claims), runs, excluded=dict(p.excluded),
-                   tolerances=dict(p.tolerances), protocol=p.protocol)
+                   tolerances=dict(p.tolerances), protocol=p.protocol, beside=dict(p.beside), groups=groups,
+                   reading_order=list(p.reading_order))
 card.to_csv(snakemake.output.csv, index=False)
 with open(snakemake.output.md, "w") as fh:
-    fh.write(S.scorecard_markdown(card, excluded=dict(p.excluded), tolerances=dict(p.tolerances)))
+    fh.write(S.scorecard_markdown(card, excluded=dict(p.excluded), tolerances=dict(p.tolerances), groups=groups))
 log.info("%d rows: %s", len(card), card.groupby("kind")["outcome"].value_counts().to_dict())

@@ -108,7 +108,7 @@ def evaluate_selection(
         for count in counts:
             res = M.kmeans_scores(X[:, sel.features(count)], y, n_classes, n_runs=opts.get("n_runs", 10),
                                   n_init=opts.get("n_init", 10), max_iter=opts.get("max_iter", 300),
-                                  nmi_average=opts.get("nmi_average", "sqrt"),
+                                  nmi_average=opts.get("nmi_average", "sqrt"), init=opts.get("init", "k-means++"),
                                   random_state=derive_seed(seed, "kmeans", count))
             rows += _rows(count, {"kmeans_acc": res["acc_mean"], "kmeans_nmi": res["nmi_mean"]})
             log.info("kmeans at %d features: ACC %.4f, NMI %.4f", count, res["acc_mean"], res["nmi_mean"])

@@ -7,6 +7,14 @@ out silently: a paper without a report folder in this run gives rows
 "not obtained: <reason>", a dataset or table the run's experiments leave out
 rows "not in this run".
 
+Readings (``ufskit.readings``): a report folder belongs to the main reading
+or to a named alternative reading (``results/readings/<name>/<report>/``), and a
+reading may instead be computed beside the main one (metrics of the main
+tables, ``beside``). Each published number gets one row per reading, the
+column ``closest_reading`` names the reading nearest to the published value,
+and an out-of-tolerance row carries its group (``docs/fidelity/groups.csv``:
+a reading, a data version, a paper inconsistency; "unexplained" otherwise).
+
 Reproduced numbers are read from each paper's machine-readable outputs
 (``results/<report>/table1.csv`` ...), dataset statistics (n, d, classes) from
 the prepared-data summaries, claim verdicts from ``results/<report>/claims.csv``
@@ -24,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .papers import NOT_RUN, VERDICTS, read_published
+from .readings import MAIN
 
 PAPERS = {
     "ivfs": "IVFS (Li, Wu & Li, AAAI 2020)",
@@ -114,17 +123,26 @@ class ReportResults:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # "table1" / "table2" -> the paper's CSV
     claims: pd.DataFrame | None = None  # the paper's claims.csv; None when the run does not build it
     summaries: dict[str, dict] = field(default_factory=dict)  # dataset -> prepared-data summary
+    reading: str = MAIN  # the reading this folder computes (ufskit.readings)
+    base: str = ""  # the main report folder it is an alternative of ("" = this one)
+
+    @property
+    def base_report(self) -> str:
+        return self.base or self.report
 
 
-def load_report(report: str, files: dict[str, str], summaries=()) -> ReportResults:
-    """Read a report folder's tables (keys table1, table2), its claims.csv (key claims) and data summaries."""
+def load_report(report: str, files: dict[str, str], summaries=(), reading: str = MAIN, base: str = "") -> ReportResults:
+    """Read a report folder's tables (keys table1, table2), its claims.csv (key claims) and data summaries.
+
+    ``reading`` and ``base``: the reading the folder computes and the main folder it is an alternative of.
+    """
     unknown = set(files) - {"table1", "table2", "claims"}
     if unknown:
         raise ValueError(f"report {report!r}: unknown output kinds {sorted(unknown)}.")
     tables = {k: pd.read_csv(p) for k, p in files.items() if k != "claims"}
     claims = pd.read_csv(files["claims"], keep_default_na=False) if "claims" in files else None
     loaded = [json.loads(Path(p).read_text()) for p in summaries]
-    return ReportResults(report, tables, claims, {s["dataset"]: s for s in loaded})
+    return ReportResults(report, tables, claims, {s["dataset"]: s for s in loaded}, reading, base)
 
 
 # ---------------------------------------------------------------- published numbers
@@ -268,9 +286,76 @@ def within_tolerance(published: float, reproduced: float, tol: dict) -> bool:
 # ---------------------------------------------------------------- the scorecard
 
 
+def _compare(group: pd.DataFrame, reproduced: pd.DataFrame, excluded: dict) -> pd.DataFrame:
+    merged = group.merge(reproduced, on=KEYS, how="left")
+    absent = merged["status"].isna()
+    merged.loc[absent, "status"] = merged.loc[absent, "dataset"].map(
+        lambda d: f"not obtained: {excluded[d]}" if d in excluded else "not in this run")
+    merged["evidence"] = merged["evidence"].where(merged["status"] == "ok", "")
+    return merged
+
+
+def beside_numbers(reproduced: pd.DataFrame, mapping: dict) -> pd.DataFrame:
+    """A reading computed beside the main one: its metrics (values of ``mapping``) renamed to the published ones."""
+    part = reproduced[reproduced["metric"].isin(list(mapping.values()))].copy()
+    part["metric"] = part["metric"].map({v: k for k, v in mapping.items()})
+    return part
+
+
+def closest_readings(rows: pd.DataFrame, order=()) -> pd.Series:
+    """Per published number (paper, base report, table, dataset, method, metric): the reading nearest to it.
+
+    Nearest = smallest |reproduced - published| among the readings with a value;
+    ties go to the main reading, then to ``order`` (the config's order of
+    readings). "" when no reading has a value.
+    """
+    rank = {MAIN: 0, **{r: i + 1 for i, r in enumerate(order)}}
+    scored = rows.assign(_gap=(rows["reproduced"] - rows["published"]).abs(),
+                         _rank=rows["reading"].map(lambda r: rank.get(r, len(rank))))
+    scored.loc[rows["status"] != "ok", "_gap"] = np.nan
+    keys = ["paper", "base", *KEYS[1:]]
+    best = (scored.dropna(subset=["_gap"]).sort_values(["_gap", "_rank"], kind="stable")
+            .drop_duplicates(keys).set_index(keys)["reading"])
+    return pd.Series([best.get(tuple(k), "") for k in rows[keys].itertuples(index=False)], index=rows.index)
+
+
+GROUP_COLUMNS = ["paper", "table", "dataset", "method", "metric", "group", "reason", "doc"]
+UNEXPLAINED = "unexplained"
+
+
+def read_groups(path) -> pd.DataFrame:
+    """docs/fidelity/groups.csv: published-number patterns (``*`` = any) -> group, measured reason, doc section."""
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = sorted(set(GROUP_COLUMNS) - set(frame.columns))
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}.")
+    empty = frame[(frame[["paper", "group", "reason", "doc"]] == "").any(axis=1)]
+    if not empty.empty:
+        raise ValueError(f"{path}: rows {list(empty.index + 2)} need a paper, group, reason and doc.")
+    unknown = sorted(set(frame["paper"]) - set(PAPERS))
+    if unknown:
+        raise ValueError(f"{path}: unknown paper(s) {unknown}; known: {sorted(PAPERS)}.")
+    return frame[GROUP_COLUMNS]
+
+
+def group_of(row, groups: pd.DataFrame | None) -> str:
+    """The first group whose pattern matches the row (``*`` or empty = any), else "unexplained"."""
+    if groups is not None:
+        for g in groups.itertuples(index=False):
+            if all(getattr(g, k) in ("*", "", getattr(row, k)) for k in ("paper", "table", "dataset", "method", "metric")):
+                return g.group
+    return UNEXPLAINED
+
+
 def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportResults]], *,
-                excluded: dict, tolerances: dict) -> pd.DataFrame:
-    """One row per published number and report folder of its paper in this run, with the comparison."""
+                excluded: dict, tolerances: dict, beside: dict | None = None,
+                groups: pd.DataFrame | None = None, reading_order=()) -> pd.DataFrame:
+    """One row per published number, report folder of its paper in this run and reading, with the comparison.
+
+    ``beside``: paper -> reading -> {published metric: main-table metric} for
+    readings computed in the main run. ``groups``: ``read_groups``; an
+    out-of-tolerance row gets its group ("unexplained" without one).
+    """
     pub = published_numbers(published)
     check_tolerances(tolerances, pub["metric"].unique())
     parts = []
@@ -278,14 +363,18 @@ def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportR
         group = pub[pub["paper"] == paper]
         reports = runs.get(paper, [])
         if not reports:
-            parts.append(group.assign(report="", reproduced=np.nan, status="not run", evidence=""))
+            parts.append(group.assign(report="", reading=MAIN, base="", reproduced=np.nan, status="not run",
+                                      evidence=""))
         for res in reports:
-            merged = group.merge(reproduced_numbers(paper, res), on=KEYS, how="left")
-            absent = merged["status"].isna()
-            merged.loc[absent, "status"] = merged.loc[absent, "dataset"].map(
-                lambda d: f"not obtained: {excluded[d]}" if d in excluded else "not in this run")
-            merged["evidence"] = merged["evidence"].where(merged["status"] == "ok", "")
-            parts.append(merged.assign(report=res.report))
+            reproduced = reproduced_numbers(paper, res)
+            parts.append(_compare(group, reproduced, excluded).assign(
+                report=res.report, reading=res.reading, base=res.base_report))
+            if res.reading != MAIN:
+                continue
+            for reading, mapping in (beside or {}).get(paper, {}).items():
+                mine = group[group["metric"].isin(list(mapping))]
+                parts.append(_compare(mine, beside_numbers(reproduced, mapping), excluded).assign(
+                    report=res.report, reading=reading, base=res.report))
     rows = pd.concat(parts, ignore_index=True)
     ok = rows["status"] == "ok"
     rows["difference"] = np.where(ok, rows["reproduced"] - rows["published"], np.nan)
@@ -295,8 +384,12 @@ def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportR
     rows["within_tolerance"] = ["" if w is None else ("yes" if w else "no") for w in within]
     rows["outcome"] = np.where(ok, np.where(rows["within_tolerance"] == "yes", "within tolerance",
                                             "outside tolerance"), rows["status"])
-    return rows[["paper", "report", "table", "dataset", "method", "metric", "published", "reproduced",
-                 "difference", "tolerance", "within_tolerance", "outcome", "evidence"]]
+    rows["closest_reading"] = closest_readings(rows, reading_order)
+    rows["group"] = [group_of(r, groups) if r.outcome == "outside tolerance" else ""
+                     for r in rows.itertuples(index=False)]
+    return rows[["paper", "report", "reading", "base", "table", "dataset", "method", "metric", "published",
+                 "reproduced", "difference", "tolerance", "within_tolerance", "outcome", "closest_reading", "group",
+                 "evidence"]]
 
 
 def claim_rows(reference: pd.DataFrame, runs: dict[str, list[ReportResults]], *, excluded: dict,
@@ -319,7 +412,8 @@ def claim_rows(reference: pd.DataFrame, runs: dict[str, list[ReportResults]], *,
             missing_data[paper] = "; ".join(f"{d} ({excluded[d]})" for d in gone)
     rows = []
     for claim in reference.itertuples(index=False):
-        base = {"paper": claim.paper, "claim_id": claim.id, "table": claim.element, "claim": claim.claim}
+        base = {"paper": claim.paper, "claim_id": claim.id, "table": claim.element, "claim": claim.claim,
+                "reading": MAIN}
         reports = runs.get(claim.paper, [])
         if not reports:
             rows.append({**base, "report": "", "outcome": "not run", "numbers": "", "evidence": ""})
@@ -327,9 +421,10 @@ def claim_rows(reference: pd.DataFrame, runs: dict[str, list[ReportResults]], *,
             verdict, numbers, evidence = _claim_verdict(res, claim.id)
             if missing_data.get(claim.paper) and verdict != NOT_RUN:
                 numbers += f" [Datasets not obtained, left out: {missing_data[claim.paper]}.]"
-            rows.append({**base, "report": res.report, "outcome": verdict, "numbers": numbers, "evidence": evidence})
-    return pd.DataFrame(rows, columns=["paper", "report", "claim_id", "table", "claim", "outcome", "numbers",
-                                       "evidence"])
+            rows.append({**base, "report": res.report, "reading": res.reading, "outcome": verdict, "numbers": numbers,
+                         "evidence": evidence})
+    return pd.DataFrame(rows, columns=["paper", "report", "reading", "claim_id", "table", "claim", "outcome",
+                                       "numbers", "evidence"])
 
 
 def _claim_verdict(res: ReportResults, claim_id: str) -> tuple[str, str, str]:
@@ -368,18 +463,21 @@ def mark_protocol(card: pd.DataFrame, protocol: str) -> pd.DataFrame:
 
 
 def scorecard(published: dict[str, pd.DataFrame], reference: pd.DataFrame, runs: dict[str, list[ReportResults]],
-              *, excluded: dict, tolerances: dict, protocol: str = "full") -> pd.DataFrame:
+              *, excluded: dict, tolerances: dict, protocol: str = "full", beside: dict | None = None,
+              groups: pd.DataFrame | None = None, reading_order=()) -> pd.DataFrame:
     """The scorecard: published numbers (kind "number") then claims (kind "claim"), one frame.
 
     ``protocol`` (config ``protocol``) is written on every row; for ``quick`` and
     ``smoke`` the judged outcomes are marked with it (``mark_protocol``).
+    ``beside``, ``groups``, ``reading_order``: see ``number_rows``.
     """
-    numbers = number_rows(published, runs, excluded=excluded, tolerances=tolerances)
+    numbers = number_rows(published, runs, excluded=excluded, tolerances=tolerances, beside=beside,
+                          groups=groups, reading_order=reading_order)
     claims = claim_rows(reference, runs, excluded=excluded, published=published_numbers(published))
     out = pd.concat([numbers.assign(kind="number"), claims.assign(kind="claim")], ignore_index=True)
-    columns = ["kind", "protocol", "paper", "report", "table", "dataset", "method", "metric", "published",
-               "reproduced", "difference", "tolerance", "within_tolerance", "outcome", "claim_id", "claim", "numbers",
-               "evidence"]
+    columns = ["kind", "protocol", "paper", "report", "reading", "base", "table", "dataset", "method", "metric",
+               "published", "reproduced", "difference", "tolerance", "within_tolerance", "outcome", "closest_reading",
+               "group", "claim_id", "claim", "numbers", "evidence"]
     return mark_protocol(out, protocol)[columns]
 
 
@@ -402,35 +500,93 @@ def _protocol_of(card: pd.DataFrame) -> str:
     return str(card["protocol"].iloc[0]) if "protocol" in card and len(card) else "full"
 
 
+def _counts(out: pd.Series) -> tuple[int, int, int]:
+    within, outside = int((out == "within tolerance").sum()), int((out == "outside tolerance").sum())
+    return within, outside, len(out) - within - outside
+
+
+def _best_outcomes(nums: pd.DataFrame) -> pd.Series:
+    """Each published number's outcome under its closest reading (its main row when none is closer)."""
+    best = nums[(nums["reading"] == nums["closest_reading"]) | (nums["closest_reading"] == "")
+                & (nums["reading"] == MAIN)]
+    return best.drop_duplicates(["paper", "base", *KEYS[1:]])["outcome"]
+
+
 def _overview(card: pd.DataFrame) -> list[str]:
     protocol = _protocol_of(card)
     mark = "" if protocol == "full" else f"{protocol}: "  # a reduced run's counts say so in the header
-    lines = [f"| paper | results | published numbers | {mark}within tolerance | {mark}outside | not compared "
-             f"| claims, {mark}holds | {mark}partly | {mark}does not hold | not run |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [f"| paper | results | reading | published numbers | {mark}within tolerance | {mark}outside "
+             f"| not compared | claims, {mark}holds | {mark}partly | {mark}does not hold | not run |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for paper, name in PAPERS.items():
         part = card[card["paper"] == paper]
-        for report, group in part.groupby("report", sort=True):
+        for (report, reading), group in part.groupby(["report", "reading"], sort=True):
             nums, claims = group[group["kind"] == "number"], group[group["kind"] == "claim"]
-            out = nums["outcome"].str.removeprefix(mark)
+            within, outside, other = _counts(nums["outcome"].str.removeprefix(mark))
             cv = claims["outcome"].str.removeprefix(mark)
             lines.append(
-                f"| {name} | {f'results/{report}/' if report else 'not run'} | {len(nums)} "
-                f"| {int((out == 'within tolerance').sum())} | {int((out == 'outside tolerance').sum())} "
-                f"| {int((~out.isin(['within tolerance', 'outside tolerance'])).sum())} "
+                f"| {name} | {f'results/{report}/' if report else 'not run'} | {reading} | {len(nums)} "
+                f"| {within} | {outside} | {other} "
                 f"| {int((cv == 'holds').sum())} | {int((cv == 'partly holds').sum())} "
                 f"| {int((cv == 'does not hold').sum())} | {int((cv == NOT_RUN).sum())} |")
+        nums = part[part["kind"] == "number"]
+        if (nums["reading"] != MAIN).any():
+            for base, group in nums.groupby("base", sort=True):
+                best = _best_outcomes(group).str.removeprefix(mark)
+                within, outside, other = _counts(best)
+                lines.append(f"| {name} | results/{base}/ and its readings | closest per number | {len(best)} "
+                             f"| {within} | {outside} | {other} | | | | |")
     return lines
 
 
-def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict) -> str:
-    """The scorecard as markdown: overview, datasets not obtained, claims, then every published number."""
+def _groups_section(card: pd.DataFrame, groups: pd.DataFrame | None) -> list[str]:
+    """Counts of the main reading's out-of-tolerance numbers per group, with the reason and the doc."""
+    nums = card[(card["kind"] == "number") & (card["reading"] == MAIN) & (card["group"].fillna("") != "")]
+    lines = ["## Outside tolerance, by group", "",
+             "Every published number outside tolerance under the main reading belongs to a group with a measured "
+             "reason (docs/fidelity/groups.csv); one without is \"unexplained\".", ""]
+    if nums.empty:
+        return lines + ["No number is outside tolerance.", ""]
+    info = {} if groups is None else {g.group: g for g in groups.drop_duplicates("group").itertuples(index=False)}
+    lines += ["| paper | group | numbers | reason | doc |", "|---|---|---|---|---|"]
+    for (paper, group), part in nums.groupby(["paper", "group"], sort=True):
+        g = info.get(group)
+        lines.append(f"| {PAPERS[paper]} | {group} | {len(part)} | {_cell(g.reason) if g else ''} "
+                     f"| {_cell(g.doc) if g else ''} |")
+    return lines + [""]
+
+
+def _numbers_table(group: pd.DataFrame) -> list[str]:
+    """One published table of one base report: a value column per reading, the closest named."""
+    readings = [r for r in dict.fromkeys(group["reading"]) if r != MAIN]
+    main = group[group["reading"] == MAIN].set_index(KEYS[1:])
+    others = {r: group[group["reading"] == r].set_index(KEYS[1:])["reproduced"] for r in readings}
+    head = "| dataset | method | metric | published | reproduced | difference | tolerance | outcome | group |"
+    rule = "|---|---|---|---|---|---|---|---|---|"
+    if readings:
+        head += "".join(f" {r} |" for r in readings) + " closest |"
+        rule += "---|" * (len(readings) + 1)
+    lines = [head, rule]
+    for key, r in main.iterrows():
+        cells = (f"| {key[1]} | {key[2] or '–'} | {key[3]} | {_num(r.published)} | {_num(r.reproduced)} "
+                 f"| {_diff(r.difference)} | {r.tolerance} | {r.outcome} | {_cell(r.group)} |")
+        if readings:
+            cells += "".join(f" {_num(others[x].get(key))} |" for x in readings) + f" {r.closest_reading} |"
+        lines.append(cells)
+    return lines
+
+
+def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
+                       groups: pd.DataFrame | None = None) -> str:
+    """The scorecard as markdown: overview, groups, datasets not obtained, claims, then every published number."""
     protocol = _protocol_of(card)
     title = "" if protocol == "full" else f" ({protocol} protocol)"
     lines = [f"# Scorecard{title}: the four papers' published numbers and claims against this run", "",
              "One row per published number (config/published/*.csv) and per claim (config/published/claims.csv), "
              "for each results folder of the paper built by this run. Difference = reproduced - published, "
-             "in the paper's units; tolerances: config `scorecard.tolerances`. Machine-readable: "
+             "in the paper's units; tolerances: config `scorecard.tolerances`. Readings: the main reading's value, "
+             "then one column per computed alternative reading (config `readings`, docs/fidelity/readings.md) and "
+             "the reading closest to the published value. Machine-readable (one row per reading): "
              "results/scorecard.csv.", ""]
     if protocol != "full":
         lines += [f"**{protocol.capitalize()} protocol** (config/{protocol}.yaml): fewer datasets, settings, counts "
@@ -438,6 +594,7 @@ def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict) 
                   f"are not a reproduction, and no row counts as reproduced (outcomes read \"{protocol}: ...\"). "
                   "The full protocol is the default target of config/config.yaml.", ""]
     lines += ["## Overview", "", *_overview(card), ""]
+    lines += _groups_section(card, groups)
     lines += ["## Datasets not obtained", ""]
     lines += [f"- {d}: {why}" for d, why in sorted(excluded.items())] or ["None: every dataset was obtained."]
     claims = card[card["kind"] == "claim"]
@@ -449,12 +606,9 @@ def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict) 
     numbers = card[card["kind"] == "number"]
     lines += ["", "## Published numbers", "", "Tolerance per metric: "
               + ", ".join(f"{m} {tolerance_text(t)}" for m, t in tolerances.items()) + "."]
-    for (paper, table, report), group in numbers.groupby(["paper", "table", "report"], sort=False):
-        lines += ["", f"### {PAPERS[paper]}, {table}" + (f" (results/{report}/)" if report else " (not run)"), "",
-                  "| dataset | method | metric | published | reproduced | difference | tolerance | outcome |",
-                  "|---|---|---|---|---|---|---|---|"]
-        lines += [f"| {r.dataset} | {r.method or '–'} | {r.metric} | {_num(r.published)} | {_num(r.reproduced)} "
-                  f"| {_diff(r.difference)} | {r.tolerance} | {r.outcome} |" for r in group.itertuples(index=False)]
+    for (paper, table, base), group in numbers.groupby(["paper", "table", "base"], sort=False):
+        lines += ["", f"### {PAPERS[paper]}, {table}" + (f" (results/{base}/)" if base else " (not run)"), "",
+                  *_numbers_table(group)]
     return "\n".join(lines) + "\n"
 
 

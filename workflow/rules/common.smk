@@ -8,6 +8,7 @@ from pathlib import Path
 from snakemake.utils import validate
 
 from ufskit import experiments as ex
+from ufskit import readings as READINGS
 from ufskit import startup
 from ufskit.registry import dataset_entry, is_local, registry_from_config, source_files
 from ufskit.scorecard import PAPERS as SCORECARD_PAPERS
@@ -18,6 +19,10 @@ from ufskit.seeds import derive_seed
 _CONFIG_FILES = startup.check_config_files(
     startup.config_files_in_merge_order(workflow.configfiles, workflow.config_settings.configfiles), config
 )
+validate(config, schema="../schemas/config.schema.yaml")
+# the alternative readings (config `readings`, `run_readings`): derived experiments under readings/<name>/,
+# validated like the main ones; report folder readings/<name>/<report> -> its reading, base report, experiments
+READING_FOLDERS = READINGS.derive(config, SCORECARD_PAPERS)
 validate(config, schema="../schemas/config.schema.yaml")
 startup.resolve_overlay_paths(config, _CONFIG_FILES, os.getcwd())
 startup.use_python_path(config.get("python_path"))
@@ -30,7 +35,7 @@ LOCAL_DATASETS = sorted(n for n, e in REGISTRY["datasets"].items() if is_local(e
 
 
 wildcard_constraints:
-    experiment=r"[^/]+",
+    experiment=r"(?:readings/[^/]+/)?[^/]+",
     dataset=r"[^/]+",
     method=r"[^/]+",
     params=r"[^/]+",
@@ -189,7 +194,11 @@ def paper_reports(paper):
 
 
 def report_experiments(report):
-    """The experiments in `run` whose tables and figures go to results/<report>/, by name."""
+    """The experiments in `run` whose tables and figures go to results/<report>/, by name.
+
+    A reading's folder holds its derived experiments and the base report's others, shared."""
+    if report in READING_FOLDERS:
+        return READING_FOLDERS[report]["experiments"]
     return [name for name in config["run"] if report_dir(name) == report]
 
 

@@ -6,6 +6,7 @@ rule scorecard:
     input:
         published=SCORECARD_PUBLISHED,
         claims=SCORECARD_CLAIMS,
+        groups=SCORECARD_GROUPS,
         results=scorecard_inputs,
     output:
         csv="results/scorecard.csv",
@@ -20,5 +21,7 @@ rule scorecard:
         tolerances=config["scorecard"]["tolerances"],
         run=CAPTIONS.run_facts(config, config["run"]),
         protocol=config["protocol"],
+        beside=scorecard_beside(),
+        reading_order=list(config.get("readings") or {}),
     script:
         "../../scripts/scorecard.py"

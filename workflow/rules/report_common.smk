@@ -30,6 +30,7 @@ SCORECARD_PUBLISHED = [
     str(REPO / "config/published" / f) for f in sorted({spec["file"] for spec in SCORECARD.PUBLISHED})
 ]
 SCORECARD_CLAIMS = str(REPO / "config/published/claims.csv")
+SCORECARD_GROUPS = str(REPO / "docs/fidelity/groups.csv")  # out-of-tolerance numbers -> group, reason, doc
 SCORECARD_KINDS = ("table1", "table2", "claims")  # the CSV outputs of a paper's report folder it reads
 
 
@@ -55,8 +56,27 @@ def scorecard_sources():
             for t in PAPER_TARGETS[paper](report)
             if t.endswith(".csv") and Path(t).stem in SCORECARD_KINDS
         }
-        sources[paper].append({"report": report, "files": files, "summaries": report_summaries(report)})
+        reading = READING_FOLDERS.get(report, {})
+        sources[paper].append(
+            {
+                "report": report,
+                "files": files,
+                "summaries": report_summaries(report),
+                "reading": reading.get("reading", READINGS.MAIN),
+                "base": reading.get("base", ""),
+            }
+        )
     return sources
+
+
+def scorecard_beside():
+    """Paper -> reading -> {published metric: main-table metric} of the selected readings computed beside the main one."""
+    beside = {}
+    for name in READINGS.selected(config):
+        reading = config["readings"][name]
+        if "beside" in reading:
+            beside.setdefault(reading["paper"], {})[name] = dict(reading["beside"])
+    return beside
 
 
 def scorecard_inputs(wildcards):

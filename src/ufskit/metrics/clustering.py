@@ -9,8 +9,10 @@
   it with sqrt(H(T) H(P)) (the default, ``average_method="sqrt"``); the
   Iterative LS paper cites Xu, Liu & Gong (2003), who divide by
   max(H(T), H(P)) (``average_method="max"``).
-* K-means is scikit-learn's Lloyd K-means (k-means++ seeding); of ``n_init``
-  starts the one with the lowest within-cluster sum of squares (WCSS) is kept.
+* K-means is scikit-learn's Lloyd K-means (k-means++ seeding by default;
+  ``init="random"`` draws the starting centres uniformly among the samples, the
+  kernel-UDFS paper's "random initializations"); of ``n_init`` starts the one
+  with the lowest within-cluster sum of squares (WCSS) is kept.
   Data with at most ``SPARSE_DENSITY`` non-zeros (the tf-idf text sets) are
   clustered as CSR: the same algorithm and seeds, 4-17x faster on the NRFS
   text sets (``benchmarks/kmeans_sparse.py``). Dense data with more features
@@ -90,9 +92,20 @@ def _kmeans_input(X: np.ndarray):
     return np.ascontiguousarray(R.T), n / d
 
 
-def _kmeans(X, n_clusters: int, tol_factor: float, n_init: int, max_iter: int, random_state) -> np.ndarray:
+KMEANS_INITS = ("k-means++", "random")  # scikit-learn's seeding of each start
+
+
+def check_init(init) -> str:
+    """``init`` must be one of ``KMEANS_INITS``."""
+    if init not in KMEANS_INITS:
+        raise ValueError(f"init must be one of {KMEANS_INITS}, got {init!r}.")
+    return init
+
+
+def _kmeans(X, n_clusters: int, tol_factor: float, n_init: int, max_iter: int, random_state,
+            init: str = "k-means++") -> np.ndarray:
     """scikit-learn's KMeans (default tol 1e-4, scaled by ``tol_factor``) on a prepared matrix."""
-    km = KMeans(n_clusters=n_clusters, n_init=n_init, max_iter=max_iter, tol=1e-4 * tol_factor,
+    km = KMeans(n_clusters=n_clusters, init=init, n_init=n_init, max_iter=max_iter, tol=1e-4 * tol_factor,
                 random_state=as_sklearn_seed(random_state))
     return km.fit_predict(X)
 
@@ -114,22 +127,25 @@ def kmeans_scores(
     n_init: int = 10,
     max_iter: int = 300,
     nmi_average: str = "sqrt",
+    init: str = "k-means++",
     random_state,
 ) -> dict:
     """Mean and (population) standard deviation of ACC and NMI over ``n_runs`` K-means runs.
 
     Each run is ``kmeans_labels`` with its own seed derived from
-    ``random_state``; returns ``{acc_mean, acc_std, nmi_mean, nmi_std}``.
+    ``random_state``; ``init`` seeds each start ("k-means++" or "random").
+    Returns ``{acc_mean, acc_std, nmi_mean, nmi_std}``.
     """
     X = check_data(X)
     y = check_labels(y, n_samples=X.shape[0])
     n_runs = check_int(n_runs, name="n_runs")
     _nmi_method(nmi_average)
+    check_init(init)
     n_clusters = check_int(n_clusters, name="n_clusters", high=X.shape[0])
     Xk, tol_factor = _kmeans_input(X)  # once for all runs
     acc, nm = [], []
     for seed in spawn_seeds(random_state, n_runs):
-        labels = _kmeans(Xk, n_clusters, tol_factor, n_init, max_iter, seed)
+        labels = _kmeans(Xk, n_clusters, tol_factor, n_init, max_iter, seed, init)
         acc.append(clustering_accuracy(y, labels))
         nm.append(nmi(y, labels, average_method=nmi_average))
     return {

@@ -21,7 +21,10 @@ boundary eigenspace, frequent when K is nearly low rank, is averaged over) and
 
 Symbols: gamma -> ``gamma``, lambda -> ``lam``, k -> ``n_neighbors``,
 c -> ``n_clusters``; sigma = ``kernel_const`` x (largest pairwise distance)
-unless ``sigma`` is given (the paper's Sec. 4.1 and 4.3 use sigma = 1).
+unless ``sigma`` is given (the paper's Sec. 4.1 and 4.3 use sigma = 1). The
+paper prints the RBF denominator as "2 sigma"; ``width_form`` reads it as
+2 sigma^2 (the default, exp(-||x - y||^2 / (2 sigma^2))) or sigma^2
+(exp(-||x - y||^2 / sigma^2), the scorecard's reading ``kudfs_width_sigma2``).
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ from ..sparse_regression import row_sq_norms
 from ..validation import auto_or_int, check_int, check_positive, check_scale, flat_features
 from .base import ScoreSelector, ranking_from_scores
 from .udfs import DenseSpectrum, laplacian_from_sq_dists, udfs_iterations
+
+
+WIDTH_FORMS = {"2sigma2": 1.0, "sigma2": np.sqrt(2.0)}  # RBF denominator -> divisor of sigma in the 2 sigma^2 form
 
 
 class KernelUDFS(ScoreSelector):
@@ -63,6 +69,7 @@ class KernelUDFS(ScoreSelector):
         n_clusters=2,
         max_iter=100,
         tol=1e-6,
+        width_form="2sigma2",
     ):
         super().__init__(n_features_to_select=n_features_to_select)
         self.n_neighbors = n_neighbors
@@ -74,6 +81,7 @@ class KernelUDFS(ScoreSelector):
         self.n_clusters = n_clusters
         self.max_iter = max_iter
         self.tol = tol
+        self.width_form = width_form
 
     def _check_params(self, n: int) -> None:
         self.n_neighbors_ = auto_or_int(self.n_neighbors, "n_neighbors", min(5, n - 1))
@@ -86,11 +94,14 @@ class KernelUDFS(ScoreSelector):
             raise ValueError(f"gamma and tol must be finite and >= 0, got {self.gamma!r} and {self.tol!r}.")
         if self.kernel not in ("rbf", "linear"):
             raise ValueError(f"unknown kernel {self.kernel!r}; use 'rbf' or 'linear'.")
+        if self.width_form not in WIDTH_FORMS:
+            raise ValueError(f"unknown width_form {self.width_form!r}; use one of {sorted(WIDTH_FORMS)}.")
 
     def _gram(self, X: np.ndarray) -> np.ndarray:
         if self.kernel == "linear":
             return X @ self.X_fit_.T
-        return rbf_kernel(X, self.X_fit_, sigma=self.sigma_)
+        # exp(-d^2 / sigma^2) is the 2 sigma^2 form at sigma / sqrt(2)
+        return rbf_kernel(X, self.X_fit_, sigma=self.sigma_ / WIDTH_FORMS[self.width_form])
 
     def fit(self, X, y=None):
         """Score the kernel features of X (y is ignored).

@@ -73,16 +73,18 @@ def global_similarity(X, D2, similarity: str, sigma: float, n_neighbors) -> np.n
     return knn_graph(X, n_neighbors=n_neighbors, weight=weight, sigma=sigma, D2=D2).toarray()
 
 
-def global_spectra(W: np.ndarray, n_spectra: int) -> tuple[np.ndarray, np.ndarray]:
+def global_spectra(W: np.ndarray, n_spectra: int, trivial: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The ``n_spectra`` smallest eigenpairs of L_sym = I - D^-1/2 W D^-1/2: (eigenvalues ascending, n x c vectors).
 
-    The first one (D^1/2 1, eigenvalue 0) is kept, as in Ng, Jordan & Weiss's
-    "first c eigenvectors" that the paper cites for c. Each vector's entry of
-    largest magnitude is made positive so the output is deterministic.
+    ``trivial=True``: the first one (D^1/2 1, eigenvalue 0) is kept, as in Ng,
+    Jordan & Weiss's "first c eigenvectors" that the paper cites for c;
+    ``False``: it is skipped and the next c are used (MCFS-style code). Each
+    vector's entry of largest magnitude is made positive so the output is deterministic.
     """
     n = W.shape[0]
+    skip = 0 if trivial else 1
     s = 1.0 / np.sqrt(degrees(W))
-    mu, V = scipy.linalg.eigh(s[:, None] * W * s[None, :], subset_by_index=[n - n_spectra, n - 1])
+    mu, V = scipy.linalg.eigh(s[:, None] * W * s[None, :], subset_by_index=[n - n_spectra - skip, n - 1 - skip])
     order = np.argsort(-mu, kind="stable")
     V = V[:, order]
     V *= np.sign(V[np.argmax(np.abs(V), axis=0), np.arange(n_spectra)])
@@ -261,6 +263,11 @@ class NRFS(ScoreSelector):
         2 ** dps_levels fits instead of 30 (the draw is the only random step).
     random_state : int, Generator or None
         draws which DPS fold is used when ``fold`` is None.
+    trivial_spectrum : bool, default True
+        True: the c global spectra are L_sym's first c eigenvectors, the
+        constant-like D^1/2 1 included (the paper's "first c eigenvectors");
+        False: it is skipped for the next c (as MCFS-style code does; needs
+        c <= n - 2). The reading ``nrfs_no_trivial_spectrum`` of the scorecard.
 
     Attributes: ``coef_`` (m x c, Eq. 10), ``embedding_`` and ``eigenvalues_``
     (Y and its L_sym eigenvalues), ``sigma_`` (the adaptive width on all
@@ -291,6 +298,7 @@ class NRFS(ScoreSelector):
         ridge=1e-3,
         fold=None,
         random_state=None,
+        trivial_spectrum=True,
     ):
         self.n_features_to_select = n_features_to_select
         self.n_clusters = n_clusters
@@ -303,6 +311,7 @@ class NRFS(ScoreSelector):
         self.ridge = ridge
         self.fold = fold
         self.random_state = random_state
+        self.trivial_spectrum = trivial_spectrum
 
     def _check_params(self, n: int, m: int) -> tuple[float, float]:
         """Validate the parameters, resolve the "auto" ones into ``*_`` attributes; returns (noise, ridge)."""
@@ -322,6 +331,11 @@ class NRFS(ScoreSelector):
             raise ValueError(f"ridge must be a positive number, got {ridge!r}.")
         if not isinstance(self.sampling, (bool, np.bool_)):
             raise ValueError(f"sampling must be True or False, got {self.sampling!r}.")
+        if not isinstance(self.trivial_spectrum, (bool, np.bool_)):
+            raise ValueError(f"trivial_spectrum must be True or False, got {self.trivial_spectrum!r}.")
+        if not self.trivial_spectrum and self.n_clusters_ > n - 2:
+            raise ValueError(f"n_clusters={self.n_clusters_} must be below n_samples - 1 = {n - 1} "
+                             "when trivial_spectrum=False (the first eigenvector is skipped).")
         self.n_neighbors_ = None if self.n_neighbors is None else auto_or_int(self.n_neighbors, "n_neighbors", min(5, n - 1))
         if self.n_neighbors_ is not None and self.n_neighbors_ > n - 1:
             raise ValueError(f"n_neighbors={self.n_neighbors_} must be below n_samples={n} (or None for all pairs).")
@@ -359,7 +373,7 @@ class NRFS(ScoreSelector):
         if self.sigma_ == 0:
             raise ValueError("the instances coincide with their nearest neighbours: the adaptive width is 0.")
         W = global_similarity(X, D2, self.similarity, self.sigma_, self.n_neighbors_)
-        self.eigenvalues_, self.embedding_ = global_spectra(W, c)
+        self.eigenvalues_, self.embedding_ = global_spectra(W, c, bool(self.trivial_spectrum))
         self.representatives_ = self._representatives(X, noise)
         neighbors = feature_neighbors(X, self.n_neighbors_features_)
         cube = _LocalSimilarity(X, neighbors, self.similarity, self.representatives_, n_nearest)
