@@ -235,10 +235,10 @@ def test_markdown_has_the_overview_claims_and_every_number():
     runs = {"kudfs": [S.ReportResults("kudfs", {"table1": table})]}
     card = S.scorecard(published(), reference(), runs, excluded={"spect": "gone"}, tolerances=all_tolerances())
     md = S.scorecard_markdown(card, excluded={"spect": "gone"}, tolerances=all_tolerances())
-    assert "| Kernel UDFS (Liu & Wang) | results/kudfs/ | 18 | 3 | 0 | 15 | 0 | 0 | 0 | 3 |" in md
-    assert "| IVFS (Li, Wu & Li, AAAI 2020) | not run | 350 | 0 | 0 | 350 |" in md
+    assert "| Kernel UDFS (Liu & Wang) | results/kudfs/ | main | 18 | 3 | 0 | 15 | 0 | 0 | 0 | 3 |" in md
+    assert "| IVFS (Li, Wu & Li, AAAI 2020) | not run | main | 350 | 0 | 0 | 350 |" in md
     assert "- spect: gone" in md
-    assert "| thyroid | UDFS | kmeans_acc | 78.5 | 80.37 | +1.87 | ± 2 | within tolerance |" in md
+    assert "| thyroid | UDFS | kmeans_acc | 78.5 | 80.37 | +1.87 | ± 2 | within tolerance |  |" in md
     assert md.count("\n| ") == len(card) + 4 + 2 + 7  # + overview rows, overview/claims headers, 7 table headers
 
 
@@ -257,11 +257,101 @@ def test_a_quick_run_is_marked_and_counts_nothing_as_reproduced():
     md = S.scorecard_markdown(quick, excluded={}, tolerances=all_tolerances())
     assert md.startswith("# Scorecard (quick protocol):") and "no row counts as reproduced" in md
     assert "| quick: within tolerance | quick: outside |" in md
-    assert "| Kernel UDFS (Liu & Wang) | results/quick_kudfs/ | 18 | 3 | 3 | 12 | 1 | 0 | 0 | 2 |" in md
+    assert "| Kernel UDFS (Liu & Wang) | results/quick_kudfs/ | main | 18 | 3 | 3 | 12 | 1 | 0 | 0 | 2 |" in md
+    assert "| Kernel UDFS (Liu & Wang) | unexplained | 3 |" in md  # german's three, no group for them
     assert "**quick: holds**" in md
     assert "protocol" not in S.scorecard_markdown(full, excluded={}, tolerances=all_tolerances()).split("\n")[0]
     with pytest.raises(ValueError, match="protocol must be one of"):
         S.mark_protocol(full, "fast")
+
+
+# ---------------------------------------------------------------- readings and groups
+
+
+def test_the_closest_reading_is_the_nearest_value_and_ties_go_to_the_main_reading():
+    # published thyroid: all 78.7, UDFS 78.5, kernel 92.8 (config/published/kudfs_table1.csv)
+    main = S.ReportResults("kudfs", {"table1": kudfs_table(thyroid=(70.7, 80.0, 90.3))})
+    sigma2 = S.ReportResults("readings/w/kudfs", {"table1": kudfs_table(thyroid=(70.7, 77.0, 92.3))},
+                             reading="w", base="kudfs")
+    rnd = S.ReportResults("readings/r/kudfs", {"table1": kudfs_table(thyroid=(86.7, 80.0, 95.3))},
+                          reading="r", base="kudfs")
+    card = S.scorecard(published(), reference(), {"kudfs": [main, sigma2, rnd]}, excluded={},
+                       tolerances=all_tolerances(), reading_order=["w", "r"])
+    rows = numbers_of(card, "kudfs")
+    thyroid = rows[rows["dataset"] == "thyroid"]
+    assert set(thyroid["reading"]) == {"main", "w", "r"} and set(thyroid["base"]) == {"kudfs"}
+    closest = thyroid.drop_duplicates("method").set_index("method")["closest_reading"]
+    # All Features 8 (main, w) vs 8 (r): a tie, so main; UDFS 1.5 (main, r) vs 1.5 (w): main;
+    # kernel: 2.5, 0.5, 2.5 -> w
+    assert closest.to_dict() == {"All Features": "main", "UDFS": "main", "KernelUDFS": "w"}
+    assert (rows[rows["dataset"] == "german"]["closest_reading"] == "").all()  # no reading has a value
+    md = S.scorecard_markdown(card, excluded={}, tolerances=all_tolerances())
+    assert "| thyroid | KernelUDFS | kmeans_acc | 92.8 | 90.3 | -2.5 | ± 2 | outside tolerance | unexplained | 92.3 | 95.3 | w |" in md
+    assert "| Kernel UDFS (Liu & Wang) | results/kudfs/ and its readings | closest per number | 18 | 2 | 1 | 15 |" in md
+
+
+def test_a_reading_computed_beside_the_main_one_reads_its_own_metrics():
+    pub = published()["ivfs_table1.csv"]
+    first = pub.iloc[0]
+    table = pd.DataFrame([
+        {"dataset": first["dataset"], "method": first["method"], "metric": "w11", "reproduced": 0.0},
+        {"dataset": first["dataset"], "method": first["method"], "metric": "w11_literal",
+         "reproduced": float(first["w11"])},
+    ])
+    runs = {"ivfs": [S.ReportResults("ivfs", {"table1": table})]}
+    card = S.scorecard(published(), reference(), runs, excluded={}, tolerances=all_tolerances(),
+                       beside={"ivfs": {"eps": {"w11": "w11_literal"}}})
+    w11 = numbers_of(card, "ivfs")
+    w11 = w11[(w11["metric"] == "w11") & (w11["dataset"] == first["dataset"]) & (w11["method"] == first["method"])]
+    by_reading = w11.set_index("reading")
+    assert by_reading.loc["eps", "reproduced"] == pytest.approx(first["w11"])
+    assert by_reading.loc["eps", "outcome"] == "within tolerance" and by_reading.loc["main", "outcome"] == "outside tolerance"
+    assert (w11["closest_reading"] == "eps").all()
+    assert by_reading.loc["main", "group"] == "unexplained"  # no groups file given
+    assert not (numbers_of(card, "ivfs")["reading"] == "eps").groupby(numbers_of(card, "ivfs")["metric"]).any().drop("w11").any()
+
+
+def test_out_of_tolerance_rows_take_the_first_matching_group():
+    groups = pd.DataFrame([
+        {"paper": "kudfs", "table": "Table 1", "dataset": "german", "method": "*", "metric": "*", "group": "g1",
+         "reason": "r1", "doc": "d1"},
+        {"paper": "kudfs", "table": "*", "dataset": "*", "method": "UDFS", "metric": "*", "group": "g2",
+         "reason": "r2", "doc": "d2"},
+    ])
+    table = kudfs_table(german=(60.0, 55.0, 75.0), thyroid=(78.5, 70.0, 92.5))
+    card = S.scorecard(published(), reference(), {"kudfs": [S.ReportResults("kudfs", {"table1": table})]},
+                       excluded={}, tolerances=all_tolerances(), groups=groups)
+    rows = numbers_of(card, "kudfs").set_index(["dataset", "method"])
+    assert rows.loc[("german", "UDFS"), "group"] == "g1" and rows.loc[("thyroid", "UDFS"), "group"] == "g2"
+    assert rows.loc[("thyroid", "KernelUDFS"), "group"] == ""  # within tolerance: no group
+    md = S.scorecard_markdown(card, excluded={}, tolerances=all_tolerances(), groups=groups)
+    assert "| Kernel UDFS (Liu & Wang) | g1 | 3 | r1 | d1 |" in md and "| Kernel UDFS (Liu & Wang) | g2 | 1 | r2 | d2 |" in md
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a markdown heading."""
+    return re.sub(r"[^a-z0-9 _-]", "", heading.strip("# ").lower()).replace(" ", "-")
+
+
+def test_the_groups_file_covers_its_rows_and_names_real_doc_sections():
+    groups = S.read_groups(ROOT / "docs/fidelity/groups.csv")
+    pub = S.published_numbers(published())
+    for g in groups.itertuples(index=False):
+        match = pub["paper"] == g.paper
+        for key in ("table", "dataset", "method", "metric"):
+            if getattr(g, key) not in ("*", ""):
+                match &= pub[key] == getattr(g, key)
+        assert match.any(), f"groups.csv row {g} matches no published number"
+        path, _, anchor = g.doc.partition("#")
+        text = (ROOT / path).read_text()
+        assert anchor in {_anchor(line) for line in text.splitlines() if line.startswith("#")}, g.doc
+    # the out-of-tolerance numbers the README names per paper each have a group
+    for paper, table, dataset, method, metric in [("ils", "Table 1", "parkinsons", "", "n_samples"),
+                                                   ("ils", "Table 1", "horse_colic", "", "n_features"),
+                                                   ("nrfs", "Table I", "nrfs_synthetic", "LS", "nmi_all"),
+                                                   ("ivfs", "Table 1", "COIL20", "IVFS-linf", "L2")]:
+        row = pd.Series({"paper": paper, "table": table, "dataset": dataset, "method": method, "metric": metric})
+        assert S.group_of(row, groups) != S.UNEXPLAINED
 
 
 # ---------------------------------------------------------------- end to end with the HTML report
