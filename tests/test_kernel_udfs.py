@@ -130,6 +130,18 @@ def test_scale_invariant_with_relative_width_and_deterministic(rng):
     assert_deterministic(KernelUDFS(kernel_const=0.1), X)
 
 
+def test_sigma2_width_form_is_the_2sigma2_form_at_sigma_over_sqrt2(rng):
+    X, _ = two_moons(rng)
+    a = KernelUDFS(sigma=0.8, width_form="sigma2").fit(X)
+    b = KernelUDFS(sigma=0.8 / np.sqrt(2.0)).fit(X)
+    np.testing.assert_allclose(a.scores_, b.scores_, rtol=1e-8, atol=1e-12)
+    d2 = ((X[0] - X[1]) ** 2).sum()
+    assert a.kernel_features(X[:1])[0, 1] == pytest.approx(np.exp(-d2 / 0.8**2))  # exp(-d^2 / sigma^2)
+    assert a.sigma_ == 0.8  # the width itself is the same; only the denominator differs
+    with pytest.raises(ValueError, match="width_form"):
+        KernelUDFS(width_form="sigma").fit(X)
+
+
 def test_scikit_learn_estimator_checks():
     run_check_estimator(KernelUDFS())
 

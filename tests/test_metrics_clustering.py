@@ -101,6 +101,17 @@ def test_kmeans_recovers_well_separated_blobs(rng):
     assert nmi(y, labels) == pytest.approx(1.0)
 
 
+def test_kmeans_random_starts_differ_from_kmeans_plus_plus_and_are_checked(rng):
+    X, y = blobs(rng, centres=((0, 0), (6, 0), (0, 6), (6, 6)))
+    y = np.asarray(y)
+    plus = kmeans_scores(X, y, 4, n_runs=20, n_init=1, random_state=0)
+    rand = kmeans_scores(X, y, 4, n_runs=20, n_init=1, init="random", random_state=0)
+    assert plus != rand  # another seeding, same seeds
+    assert 0 < rand["acc_mean"] <= 1
+    with pytest.raises(ValueError, match="init must be one of"):
+        kmeans_scores(X, y, 4, init="forgy", random_state=0)
+
+
 def test_kmeans_keeps_the_lowest_wcss_start(rng):
     # 4 blobs, 1 start can land in a local minimum; the best of 20 starts must be at least as good
     X, _ = blobs(rng, centres=((0, 0), (6, 0), (0, 6), (6, 6)))

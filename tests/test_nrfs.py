@@ -155,6 +155,31 @@ def test_global_spectra_solve_the_normalised_laplacian(rng):
     assert_allclose(np.abs(Y[:, 0]), np.sqrt(d / d.sum()), atol=1e-10)  # the aperiodic first spectrum
 
 
+def test_global_spectra_without_the_trivial_one_are_the_next_c(rng):
+    X = rng.standard_normal((30, 4))
+    W = np.exp(-pairwise_sq_dists(X) / 4.0)
+    E4, Y4 = global_spectra(W, 4)
+    E, Y = global_spectra(W, 3, trivial=False)
+    assert_allclose(E, E4[1:], atol=1e-10)
+    assert_allclose(np.abs(Y.T @ Y4[:, 1:]), np.eye(3), atol=1e-8)  # the same vectors up to sign
+    assert E[0] > 1e-6  # D^1/2 1 (eigenvalue 0) is gone
+
+
+def test_trivial_spectrum_false_drops_d_half_one_from_the_embedding(synthetic):
+    X = synthetic[0].X
+    keep = NRFS(**PAPER_SYNTHETIC, random_state=0).fit(X)
+    drop = NRFS(**PAPER_SYNTHETIC, random_state=0, trivial_spectrum=False).fit(X)
+    assert keep.eigenvalues_[0] == pytest.approx(0.0, abs=1e-8) and drop.eigenvalues_[0] > 1e-8
+    assert_allclose(drop.eigenvalues_[:3], keep.eigenvalues_[1:], rtol=1e-6, atol=1e-10)
+    assert drop.embedding_.shape == keep.embedding_.shape == (1280, 4)
+    assert drop.fold_ == keep.fold_  # the same representatives: only the spectra differ
+    with pytest.raises(ValueError, match="trivial_spectrum"):
+        NRFS(n_clusters=2, n_neighbors_features=2, trivial_spectrum="no").fit(X[:20, :8])
+    with pytest.raises(ValueError, match="when trivial_spectrum=False"):
+        NRFS(n_clusters=19, n_neighbors_features=2, n_neighbors=None, noise_fraction=0.0, sampling=False,
+             trivial_spectrum=False).fit(X[:20, :8])
+
+
 def test_deterministic_and_scale_invariant(rng):
     X = rng.standard_normal((50, 12)) + np.repeat(np.eye(3, 12) * 4, [17, 17, 16], axis=0)
     est = NRFS(n_clusters=3, n_neighbors_features=2, random_state=3)
