@@ -50,6 +50,16 @@ def test_facts_name_the_protocol_datasets_settings_and_repetitions(smoke):
         C.run_facts({**smoke, "protocol": "fast"}, [])
 
 
+def test_a_reading_folder_says_which_reading_it_computes(smoke):
+    derived = "readings/kudfs_width_sigma2/smoke_kudfs_table1"
+    config = {**smoke, "experiments": {**smoke["experiments"], derived: smoke["experiments"]["smoke_kudfs_table1"]}}
+    facts = C.run_facts(config, ["smoke_kudfs_udfs", derived])
+    assert facts["readings"] == ["kudfs_width_sigma2"]
+    assert facts["extent"] == ("reproduced in reduced form (smoke protocol) under the alternative reading "
+                               "kudfs_width_sigma2 (docs/fidelity/readings.md)")
+    assert C.run_facts(smoke, ["smoke_kudfs_udfs"])["readings"] == []
+
+
 # caption -> (report folder of the smoke config, wildcards, the rule's other params)
 CASES = {
     "ils_fig1": ("smoke_ils", {}, {"cv1nn": {"n_folds": 3, "n_repeats": 2}}),

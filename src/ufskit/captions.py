@@ -8,6 +8,8 @@ instead of the full protocol's.
 
 from __future__ import annotations
 
+from .readings import PREFIX as READINGS_PREFIX
+
 PROTOCOLS = ("full", "quick", "smoke")
 
 
@@ -64,14 +66,19 @@ def run_facts(config: dict, experiments: list[str]) -> dict:
     """The facts of a report folder built from ``experiments`` under ``config`` (for ``params.run``).
 
     ``extent`` reads "reproduced" for the full protocol and "reproduced in reduced form (quick
-    protocol)" otherwise; ``produced_by`` lists every experiment's settings in one sentence each.
+    protocol)" otherwise, and names the alternative reading of a folder whose experiments derive from
+    one (``readings/<name>/...``, ufskit.readings); ``produced_by`` lists every experiment's settings
+    in one sentence each.
     """
     protocol = config.get("protocol", "full")
     if protocol not in PROTOCOLS:
         raise ValueError(f"protocol must be one of {PROTOCOLS}, got {protocol!r}.")
     facts = [experiment_facts(name, config["experiments"][name]) for name in experiments]
     datasets = list(dict.fromkeys(d for f in facts for d in f["datasets"]))
-    return {"protocol": protocol, "full": protocol == "full",
-            "extent": "reproduced" if protocol == "full" else f"reproduced in reduced form ({protocol} protocol)",
+    extent = "reproduced" if protocol == "full" else f"reproduced in reduced form ({protocol} protocol)"
+    readings = sorted({n.split("/")[1] for n in experiments if n.startswith(f"{READINGS_PREFIX}/")})
+    if readings:
+        extent += f" under the alternative reading {', '.join(readings)} (docs/fidelity/readings.md)"
+    return {"protocol": protocol, "full": protocol == "full", "readings": readings, "extent": extent,
             "experiments": facts, "datasets": datasets, "n_datasets": len(datasets),
             "produced_by": " ".join(f["summary"] for f in facts) or "No experiment of this folder ran."}
