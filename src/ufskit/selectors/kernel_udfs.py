@@ -38,7 +38,6 @@ from ..validation import auto_or_int, check_int, check_positive, check_scale, fl
 from .base import ScoreSelector, ranking_from_scores
 from .udfs import DenseSpectrum, laplacian_from_sq_dists, udfs_iterations
 
-
 WIDTH_FORMS = {"2sigma2": 1.0, "sigma2": np.sqrt(2.0)}  # RBF denominator -> divisor of sigma in the 2 sigma^2 form
 
 
