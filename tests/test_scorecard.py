@@ -405,7 +405,8 @@ def test_scorecard_and_report_end_to_end(tmp_path, mirror):
     assert thyroid["within_tolerance"] in ("yes", "no")
     assert (kudfs_rows.drop(index="thyroid", level=0)["outcome"] == "not in this run").all()
     assert (numbers.loc[numbers["paper"] != "kudfs", "outcome"] == "not run").all()
-    verdicts = card[card["kind"] == "claim"].set_index("claim_id")["outcome"]
+    verdicts = card[(card["kind"] == "claim") & (card["reading"] == "main")].set_index("claim_id")["outcome"]
+    assert set(card.loc[card["kind"] == "claim", "reading"]) == {"main", "kudfs_width_sigma2", "kudfs_kmeans_random"}
     assert verdicts.loc["KUDFS/T1"] == "smoke: " + claims.loc[0, "verdict"]  # a smoke run reproduces nothing
     assert verdicts.loc["KUDFS/Fig2"] == "smoke: " + claims.loc[2, "verdict"]
     assert (card["protocol"] == "smoke").all()

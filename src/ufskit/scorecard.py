@@ -520,7 +520,9 @@ def _overview(card: pd.DataFrame) -> list[str]:
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for paper, name in PAPERS.items():
         part = card[card["paper"] == paper]
-        for (report, reading), group in part.groupby(["report", "reading"], sort=True):
+        # the main reading's folders first, then the alternatives
+        part = part.assign(_alt=part["reading"] != MAIN).sort_values(["_alt", "report", "reading"], kind="stable")
+        for (_, report, reading), group in part.groupby(["_alt", "report", "reading"], sort=False):
             nums, claims = group[group["kind"] == "number"], group[group["kind"] == "claim"]
             within, outside, other = _counts(nums["outcome"].str.removeprefix(mark))
             cv = claims["outcome"].str.removeprefix(mark)
