@@ -50,6 +50,8 @@ def test_quick_run_then_report_without_warnings(tmp_path, mirror):
     assert not ran["outcome"].isin(["within tolerance", "outside tolerance", "holds", "partly holds",
                                     "does not hold"]).any(), "a quick run counts nothing as reproduced"
     assert ran["outcome"].str.startswith("quick: ").any()
+    # the quick run's two readings (config/quick.yaml run_readings), beside the main one
+    assert set(ran["reading"]) == {"main", "ivfs_literal_epsilon", "kudfs_width_sigma2"}
     assert (results / "scorecard.md").read_text().startswith("# Scorecard (quick protocol)")
 
     # the README's report command for the quick run: no warning, every paper's outputs inside
