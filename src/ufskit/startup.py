@@ -7,6 +7,9 @@
 * every method's selector (built in, import path or entry point) and its parameter names;
 * explicit feature counts against each dataset's d where the registry knows it;
 * local data files against the hash recorded at their first use.
+
+The readings (config ``readings``, ``run_readings``) are checked and derived into experiments by
+``ufskit.readings.derive`` before these checks, so the derived experiments go through all of them.
 """
 
 from __future__ import annotations
