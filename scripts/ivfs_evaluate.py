@@ -7,6 +7,7 @@ import numpy as np
 from ufskit.data import load_dataset
 from ufskit.experiments import feature_counts
 from ufskit.papers.ivfs import evaluate_bundle, load_bundle, table_slugs
+from ufskit.readings import seed_identity
 from ufskit.runlog import start
 from ufskit.seeds import derive_seed
 
@@ -20,7 +21,7 @@ persist = set(table_slugs(p.methods, p.protocol, w.method, ds.X.shape[0]))
 t0 = time.perf_counter()
 frame = evaluate_bundle(
     ds.X, ds.y, bundle, counts, p.metrics,
-    seed_of=lambda slug, rep: derive_seed(p.seed, w.experiment, w.dataset, w.method, slug, rep),
+    seed_of=lambda slug, rep: derive_seed(p.seed, seed_identity(w.experiment), w.dataset, w.method, slug, rep),
     persist=persist, persistence_counts=p.protocol["persistence_counts"],
     full_diagram=np.load(snakemake.input.diagram)["diagram"],
     literal_min_persistence=p.protocol["literal_min_persistence"],

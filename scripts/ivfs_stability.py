@@ -5,6 +5,7 @@ import pandas as pd
 from ufskit.data import load_dataset
 from ufskit.experiments import settings_by_slug
 from ufskit.papers.ivfs import bootstrap_differences, fixed_slug
+from ufskit.readings import seed_identity
 from ufskit.runlog import start
 from ufskit.seeds import derive_seed
 
@@ -18,7 +19,7 @@ for label, spec in p.methods.items():
     diffs = bootstrap_differences(
         ds.X, selector=spec["selector"], params=settings_by_slug({"methods": p.methods}, label)[slug],
         n_selected=min(p.protocol["stability_features"], ds.X.shape[1]), n_reps=p.protocol["stability_reps"],
-        n_classes=ds.n_classes, seed=derive_seed(p.seed, w.experiment, w.dataset, label, "stability"))
+        n_classes=ds.n_classes, seed=derive_seed(p.seed, seed_identity(w.experiment), w.dataset, label, "stability"))
     log.info("%s (%s): %s", label, slug, diffs)
     rows += [{"dataset": w.dataset, "method": label, "params": slug, "rep": r, "differences": v}
              for r, v in enumerate(diffs)]

@@ -92,3 +92,9 @@ def test_the_workflow_stops_at_start_up_on_an_unknown_override(tmp_path):
     # the derived experiment goes through the same parameter-name check as the main ones
     assert "experiments.readings/kudfs_width_sigma2/smoke_kudfs_table1.methods.KernelUDFS" in text
     assert "'width': did you mean 'width_form'?" in text
+
+
+def test_a_reading_shares_its_main_experiments_seeds():
+    """A derived experiment's seeds are the main one's, so a reading differs by its choices alone."""
+    assert R.seed_identity("readings/nrfs_q50/nrfs_synthetic") == "nrfs_synthetic"
+    assert R.seed_identity("nrfs_synthetic") == "nrfs_synthetic"

@@ -103,6 +103,12 @@ def selected(config: dict) -> list[str]:
     return names
 
 
+def seed_identity(experiment: str) -> str:
+    """The experiment whose seeds a derived one shares, so a reading differs from the main run by its choices alone."""
+    parts = experiment.split("/")
+    return parts[2] if len(parts) == 3 and parts[0] == PREFIX else experiment
+
+
 def _merged(exp: dict, overrides: dict, report: str) -> dict:
     out = copy.deepcopy(exp)
     out["report_dir"] = report

@@ -127,17 +127,22 @@ def selector_spec(wildcards):
     return {"selector": exp["methods"][wildcards.method]["selector"], "params": params}
 
 
+def experiment_seed(experiment, *identity):
+    """Seed of an experiment's job; a reading's derived experiment shares its main experiment's seeds."""
+    return derive_seed(config["seed"], READINGS.seed_identity(experiment), *identity)
+
+
 def run_seed(wildcards):
     """Seed from the run's identity: the same run always gets the same seed."""
-    return derive_seed(
-        config["seed"], wildcards.experiment, wildcards.dataset, wildcards.method, wildcards.params, int(wildcards.rep)
+    return experiment_seed(
+        wildcards.experiment, wildcards.dataset, wildcards.method, wildcards.params, int(wildcards.rep)
     )
 
 
 def evaluation_seed(wildcards):
     """Seed of the evaluation's random splits and K-means starts: shared by every method and
     parameter setting of a dataset and repetition, so that methods are compared on the same folds."""
-    return derive_seed(config["seed"], wildcards.experiment, wildcards.dataset, "evaluation", int(wildcards.rep))
+    return experiment_seed(wildcards.experiment, wildcards.dataset, "evaluation", int(wildcards.rep))
 
 
 def experiment_runs(name):

@@ -33,7 +33,7 @@ rule ils_cluster_study:
         methods=lambda w: config["experiments"][w.experiment]["methods"],
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
         kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
-        seed=lambda w: derive_seed(config["seed"], w.experiment, "clusters", int(w.n_clusters)),
+        seed=lambda w: experiment_seed(w.experiment, "clusters", int(w.n_clusters)),
     script:
         "../../scripts/ils_cluster_study.py"
 
@@ -56,7 +56,7 @@ rule ils_train_size_study:
         methods=lambda w: config["experiments"][w.experiment]["methods"],
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
         n_splits=lambda w: config["experiments"][w.experiment]["protocol"]["n_splits"],
-        seed=lambda w: derive_seed(config["seed"], w.experiment, "train_size", int(w.n_train)),
+        seed=lambda w: experiment_seed(w.experiment, "train_size", int(w.n_train)),
     script:
         "../../scripts/ils_train_size_study.py"
 

@@ -32,7 +32,7 @@ rule kudfs_kernel_pca:
         sigma=lambda w: kudfs_kernel_sigma(w.experiment),
         kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
-        seed=lambda w: derive_seed(config["seed"], w.experiment, w.dataset, "KernelPCA"),
+        seed=lambda w: experiment_seed(w.experiment, w.dataset, "KernelPCA"),
     script:
         "../../scripts/kudfs_competitor.py"
 
@@ -54,7 +54,7 @@ rule kudfs_kernel_kmeans:
     params:
         sigma=lambda w: kudfs_kernel_sigma(w.experiment),
         kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
-        seed=lambda w: derive_seed(config["seed"], w.experiment, w.dataset, "KernelKMeans"),
+        seed=lambda w: experiment_seed(w.experiment, w.dataset, "KernelKMeans"),
     script:
         "../../scripts/kudfs_competitor.py"
 

@@ -27,7 +27,7 @@ rule nrfs_table1_runs:
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
         total_runs=lambda w: nrfs_total_runs(w.experiment),
         kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
-        seed=lambda w: derive_seed(config["seed"], w.experiment, w.dataset, w.method, "table1"),
+        seed=lambda w: experiment_seed(w.experiment, w.dataset, w.method, "table1"),
     script:
         "../../scripts/nrfs_table1_runs.py"
 
@@ -145,7 +145,7 @@ rule nrfs_kmeans_all:
     params:
         runs=lambda w: nrfs_total_runs(w.experiment),
         kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
-        seed=lambda w: derive_seed(config["seed"], w.experiment, w.dataset, "kmeans_all"),
+        seed=lambda w: experiment_seed(w.experiment, w.dataset, "kmeans_all"),
     script:
         "../../scripts/nrfs_kmeans_all.py"
 
