@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .. import metrics as M
-from ..data import atomic_path
+from ..data import atomic_path, reading
 from ..evaluation import evaluate_selection
 from ..experiments import method_settings, params_slug, resolve_params
 from ..seeds import derive_seed
@@ -189,7 +189,8 @@ def save_bundle(bundle: dict, path) -> None:
 
 
 def load_bundle(path) -> dict:
-    with np.load(path, allow_pickle=False) as z:
+    """Read a bundle written by ``save_bundle``; a corrupt file is an ``IntegrityError`` naming it."""
+    with reading(path, "selection bundle"), np.load(path, allow_pickle=False) as z:
         meta = json.loads(str(z["meta"]))
         return {"slugs": z["slugs"].astype(str), "reps": z["reps"], "orders": z["orders"], "scores": z["scores"],
                 "seconds": z["seconds"], **meta}
