@@ -82,6 +82,33 @@ def settings_by_slug(experiment: dict, method: str) -> dict[str, dict]:
     return out
 
 
+def method_metrics(experiment: dict, method: str) -> dict:
+    """The experiment's metrics with ``method``'s own ``metrics`` options merged over them.
+
+    A method may change the options of metrics the experiment evaluates (e.g.
+    ``Random: {metrics: {kmeans: {n_runs: 1}}}``: one K-means run per random
+    draw, since its R draws already give the spread). Overriding a metric the
+    experiment does not evaluate, an option the metric does not have, or an
+    option with a value of another type is an error naming them.
+    """
+    base = experiment["metrics"]
+    merged = {name: dict(opts or {}) for name, opts in base.items()}
+    for name, opts in (experiment["methods"][method].get("metrics") or {}).items():
+        if name not in base:
+            raise ValueError(f"method {method!r}: metrics.{name} overrides a metric the experiment does not "
+                             f"evaluate; it evaluates {sorted(base)}.")
+        for key, value in (opts or {}).items():
+            if key not in merged[name]:
+                raise ValueError(f"method {method!r}: metrics.{name}.{key} is not an option of the experiment's "
+                                 f"{name} (options: {sorted(merged[name])}).")
+            if type(value) is not type(merged[name][key]):
+                raise ValueError(f"method {method!r}: metrics.{name}.{key} = {value!r} must be a "
+                                 f"{type(merged[name][key]).__name__}, as the experiment's "
+                                 f"{merged[name][key]!r}.")
+            merged[name][key] = value
+    return merged
+
+
 def experiment_runs(name: str, experiment: dict, datasets: list[str]) -> list[Run]:
     """All runs of an experiment over the given (already filtered) datasets.
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from .configio import ConfigError, check_n_features, load_yaml
-from .experiments import method_settings
+from .experiments import method_metrics, method_settings
 from .integrity import verify_local
 from .registry import is_local
 
@@ -73,17 +73,19 @@ def use_python_path(paths) -> None:
 
 
 def check_methods(experiments: dict) -> None:
-    """Resolve every method's selector and check its parameter names (fixed and grid), naming the method."""
+    """Resolve every method's selector and check its parameter names (fixed and grid) and its own metric
+    options, naming the experiment and the method."""
     from .selectors import check_selector  # heavy import, only when checking
 
     for name, exp in experiments.items():
         for label, settings in method_settings(exp).items():
             selector = exp["methods"][label]["selector"]
-            for params in settings:
-                try:
+            try:
+                method_metrics(exp, label)
+                for params in settings:
                     check_selector(selector, params)
-                except ValueError as e:
-                    raise ConfigError(f"experiments.{name}.methods.{label}: {e}") from None
+            except ValueError as e:
+                raise ConfigError(f"experiments.{name}.methods.{label}: {e}") from None
 
 
 def _largest_count(spec) -> int | None:
