@@ -91,7 +91,7 @@ def method_metrics(experiment: dict, method: str) -> dict:
     experiment does not evaluate, an option the metric does not have, or an
     option with a value of another type is an error naming them.
     """
-    base = experiment["metrics"]
+    base = experiment.get("metrics") or {}
     merged = {name: dict(opts or {}) for name, opts in base.items()}
     for name, opts in (experiment["methods"][method].get("metrics") or {}).items():
         if name not in base:
@@ -102,9 +102,8 @@ def method_metrics(experiment: dict, method: str) -> dict:
                 raise ValueError(f"method {method!r}: metrics.{name}.{key} is not an option of the experiment's "
                                  f"{name} (options: {sorted(merged[name])}).")
             if type(value) is not type(merged[name][key]):
-                raise ValueError(f"method {method!r}: metrics.{name}.{key} = {value!r} must be a "
-                                 f"{type(merged[name][key]).__name__}, as the experiment's "
-                                 f"{merged[name][key]!r}.")
+                raise ValueError(f"method {method!r}: metrics.{name}.{key} = {value!r} must be of type "
+                                 f"{type(merged[name][key]).__name__}, as the experiment's {merged[name][key]!r}.")
             merged[name][key] = value
     return merged
 
@@ -188,6 +187,12 @@ def resolve_params(params: dict, *, n_classes: int, n_samples: int | None = None
     The sample placeholders need ``n_samples``.
     """
     return {k: _resolve_value(v, n_classes, n_samples) for k, v in params.items()}
+
+
+def is_placeholder(value) -> bool:
+    """True for a config placeholder that ``resolve_params`` replaces on each dataset ("n_classes", "upto<m>",
+    "ivfs_table"): its value is only known per dataset."""
+    return isinstance(value, str) and (value in ("n_classes", "ivfs_table") or bool(_UPTO.match(value)))
 
 
 def _resolve_value(value, n_classes: int, n_samples: int | None):
