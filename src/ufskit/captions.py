@@ -8,6 +8,8 @@ instead of the full protocol's.
 
 from __future__ import annotations
 
+from .papers import reference_labels
+
 PROTOCOLS = ("full", "quick", "smoke")
 
 
@@ -35,7 +37,24 @@ def _method_text(label: str, spec: dict) -> str:
     text = f"{label} ({spec['selector']}{': ' + inner if inner else ''})"
     if spec.get("reps") is not None:
         text += f" x {spec['reps']} rep."
+    if spec.get("metrics"):
+        text += " with " + ", ".join(f"{m} {_settings(o)}" for m, o in spec["metrics"].items())
     return text
+
+
+def band_text(experiment: dict) -> str:
+    """The sentence on the grey band of random features that a curve figure of ``experiment`` shades ("" if none)."""
+    labels = reference_labels(experiment["methods"])
+    if not labels:
+        return ""
+    runs = []
+    for label in labels:
+        spec = experiment["methods"][label]
+        reps = spec.get("reps", experiment.get("reps", 1))
+        own = "".join(f"; {m} {_settings(o)}" for m, o in (spec.get("metrics") or {}).items())
+        runs.append(f"{label}'s runs ({reps} repetition{'s' * (reps > 1)}{own})")
+    return (f"The grey band (\"Random features, 5-95 %\") spans the 5 % to 95 % quantiles of {' and '.join(runs)}: "
+            "uniformly random feature subsets of each size, so a curve inside it does no better than chance.")
 
 
 def experiment_facts(name: str, experiment: dict) -> dict:
@@ -57,14 +76,16 @@ def experiment_facts(name: str, experiment: dict) -> dict:
     return {"name": name, "role": name.rsplit("_", 1)[-1], "study": protocol.get("study"),
             "datasets": datasets, "n_datasets": len(datasets),
             "reps": reps, "counts": counts_text(experiment["n_features"]), "methods": list(experiment["methods"]),
-            "metrics": experiment["metrics"], "protocol": protocol, "summary": summary + "."}
+            "metrics": experiment["metrics"], "protocol": protocol, "band": band_text(experiment),
+            "summary": summary + "."}
 
 
 def run_facts(config: dict, experiments: list[str]) -> dict:
     """The facts of a report folder built from ``experiments`` under ``config`` (for ``params.run``).
 
     ``extent`` reads "reproduced" for the full protocol and "reproduced in reduced form (quick
-    protocol)" otherwise; ``produced_by`` lists every experiment's settings in one sentence each.
+    protocol)" otherwise; ``produced_by`` lists every experiment's settings in one sentence each;
+    ``band`` says what the curve figures' band of random features is ("" when no experiment has one).
     """
     protocol = config.get("protocol", "full")
     if protocol not in PROTOCOLS:
@@ -74,4 +95,5 @@ def run_facts(config: dict, experiments: list[str]) -> dict:
     return {"protocol": protocol, "full": protocol == "full",
             "extent": "reproduced" if protocol == "full" else f"reproduced in reduced form ({protocol} protocol)",
             "experiments": facts, "datasets": datasets, "n_datasets": len(datasets),
+            "band": " ".join(f["band"] for f in facts if f["band"]),
             "produced_by": " ".join(f["summary"] for f in facts) or "No experiment of this folder ran."}
