@@ -111,9 +111,7 @@ rule ils_fig2_curves:
     conda:
         ENV
     params:
-        reference=lambda w: reference_labels(
-            config["experiments"][ils_experiment(w.report, "orl_clusters")]["methods"]
-        ),
+        reference=ils_fig2_reference,
     script:
         "../../scripts/ils_fig2_curves.py"
 

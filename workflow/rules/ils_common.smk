@@ -25,6 +25,11 @@ def ils_figure_settings(report, figure):
     return {"n_splits": config["experiments"][ils_experiment(report, "orl_train_size")]["protocol"]["n_splits"]}
 
 
+def ils_fig2_reference(wildcards):
+    """The labels of the Random methods of the report's ORL cluster study (Fig. 2's band)."""
+    return reference_labels(config["experiments"][ils_experiment(wildcards.report, "orl_clusters")]["methods"])
+
+
 def ils_figure_inputs(wildcards):
     """The curves of Fig. 2 or Fig. 3, and Fig. 2's band of random features."""
     inputs = {"curves": f"results/{wildcards.report}/{wildcards.figure}.csv"}

@@ -20,9 +20,9 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, Options, RealNotInt, StrOptions
 
 from .glspfs import GLSPFS, LOCAL_STRUCTURES
+from .iterative_ls import IterativeLaplacianScore
 from .ivfs import IVFS
 from .ivfs_kernel import DTYPES, LOSSES
-from .iterative_ls import IterativeLaplacianScore
 from .kernel_udfs import KernelUDFS
 from .laplacian import LaplacianScore
 from .mcfs import MCFS
