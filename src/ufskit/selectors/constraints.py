@@ -45,7 +45,7 @@ COMMON = {"n_features_to_select": [None, POSITIVE_INT, FRACTION]}
 BUILTIN = {
     LaplacianScore: {"n_neighbors": [POSITIVE_INT], "weight": [WEIGHTS], "sigma": [None, POSITIVE]},
     SPEC: {"style": [Options(Integral, set(STYLES))], "n_neighbors": [None, POSITIVE_INT], "sigma": [None, POSITIVE],
-           "n_clusters": [None, Interval(Integral, 2, None, closed="left")]},
+           "n_clusters": [None, POSITIVE_INT]},  # >= 2 for style 3, checked by fit
     MCFS: {"n_clusters": [POSITIVE_INT], "n_neighbors": [POSITIVE_INT], "weight": [WEIGHTS], "sigma": [None, POSITIVE],
            "max_nonzero": [None, POSITIVE_INT, FRACTION, list]},  # a list: one cardinality per count
     IterativeLaplacianScore: {"variant": [Options(Integral, {1, 2})], "n_drop": [POSITIVE_INT],
