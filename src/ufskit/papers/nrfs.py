@@ -245,7 +245,7 @@ def _mcfs_cardinality_rows(frame: pd.DataFrame, n_samples: dict) -> pd.Series:
 def nmi_curves(frame: pd.DataFrame, params: pd.DataFrame, n_samples: dict) -> pd.DataFrame:
     """Fig. 5: mean K-means NMI per dataset, method and count (NRFS at q = 50, MCFS at min{M, n}; no Random)."""
     f = _with_params(frame[frame["metric"] == "kmeans_nmi"], params)
-    f = f[~f["reference"] & ((f["method"] != "NRFS") | (f["q"] == PAPER_Q))]
+    f = f[f["reference"].ne(True) & ((f["method"] != "NRFS") | (f["q"] == PAPER_Q))]
     f = f[_mcfs_cardinality_rows(f, n_samples)]
     out = f.groupby(["dataset", "method", "n_features"])["value"].agg(nmi="mean", runs="count").reset_index()
     out["n_features"] = out["n_features"].astype(int)
@@ -255,7 +255,7 @@ def nmi_curves(frame: pd.DataFrame, params: pd.DataFrame, n_samples: dict) -> pd
 def nmi_band(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
     """Fig. 5's band: per dataset and count the 5-95 % quantiles of the Random methods' NMI over their draws."""
     f = _with_params(frame[frame["metric"] == "kmeans_nmi"], params)
-    labels = sorted(set(f.loc[f["reference"], "method"]))
+    labels = sorted(set(f.loc[f["reference"].eq(True), "method"]))
     bands = [random_band(f, label) for label in labels]
     return pd.concat(bands, ignore_index=True) if bands else None
 
@@ -272,7 +272,7 @@ def q_curves(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
 def fit_times(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
     """Fig. 7: mean fit seconds per dataset and method (NRFS at q = 50; no Random)."""
     f = _with_params(frame[frame["metric"] == "fit_seconds"], params)
-    f = f[~f["reference"] & ((f["method"] != "NRFS") | (f["q"] == PAPER_Q))]
+    f = f[f["reference"].ne(True) & ((f["method"] != "NRFS") | (f["q"] == PAPER_Q))]
     return f.groupby(["dataset", "method"])["value"].agg(seconds="mean", runs="count").reset_index()
 
 
