@@ -2,10 +2,8 @@
 
 import time
 
-import numpy as np
-
 from ufskit.data import load_dataset
-from ufskit.metrics import h1_diagram, normalized_distance_matrix
+from ufskit.metrics import h1_diagram, normalized_distance_matrix, save_diagram
 from ufskit.runlog import start
 
 log = start(snakemake.log[0], snakemake.threads)
@@ -15,4 +13,4 @@ t0 = time.perf_counter()
 dgm = h1_diagram(normalized_distance_matrix(ds.X), max_edge=opts.get("max_edge", 0.5),
                  min_persistence=opts.get("min_persistence", 0.1))
 log.info("%d H1 bars in %.2f s", len(dgm), time.perf_counter() - t0)
-np.savez(snakemake.output[0], diagram=dgm)
+save_diagram(dgm, snakemake.output[0])

@@ -9,5 +9,6 @@ from ufskit.runlog import start
 start(snakemake.log[0])
 protocol = snakemake.config.get("protocol", "full")  # a quick or smoke run says so in the title
 draw = {"fig2": figure2, "fig3": figure3}[snakemake.wildcards.figure]
-fig = draw(pd.read_csv(snakemake.input[0]), **snakemake.params.settings, protocol=protocol)
+extra = {"band": pd.read_csv(snakemake.input.band)} if "band" in snakemake.input.keys() else {}
+fig = draw(pd.read_csv(snakemake.input.curves), **snakemake.params.settings, **extra, protocol=protocol)
 save_figure(fig, snakemake.output.png, snakemake.output.pdf)

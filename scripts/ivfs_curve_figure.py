@@ -4,6 +4,7 @@ import json
 
 import pandas as pd
 
+from ufskit.papers.benchmark_stats import random_band
 from ufskit.papers.ivfs_report import IVFS, curves, draw_curves, read_published
 from ufskit.plots import save_figure
 from ufskit.runlog import start
@@ -21,6 +22,9 @@ frame = curves(pd.read_csv(snakemake.input.summary), metric, info=info, methods=
 frame.to_csv(snakemake.output.csv, index=False)
 pub = read_published(snakemake.input.published)
 reference = pub[pub["method"] == IVFS].set_index("dataset")[column].to_dict()
-fig = draw_curves(frame, ylabel=ylabel, title=title, reference=reference, protocol=protocol)
+runs = pd.read_parquet(snakemake.input.metrics, columns=["dataset", "method", "n_features", "metric", "value"])
+runs = runs[runs["metric"] == metric]
+band = pd.concat([random_band(runs, label) for label in c["reference"]], ignore_index=True) if c["reference"] else None
+fig = draw_curves(frame, ylabel=ylabel, title=title, reference=reference, band=band, protocol=protocol)
 save_figure(fig, snakemake.output.png, snakemake.output.pdf)
 log.info("%d curve points", len(frame))

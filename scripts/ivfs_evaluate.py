@@ -6,6 +6,7 @@ import numpy as np
 
 from ufskit.data import load_dataset
 from ufskit.experiments import feature_counts
+from ufskit.metrics import load_diagram
 from ufskit.papers.ivfs import evaluate_bundle, load_bundle, table_slugs
 from ufskit.readings import seed_identity
 from ufskit.runlog import start
@@ -23,7 +24,7 @@ frame = evaluate_bundle(
     ds.X, ds.y, bundle, counts, p.metrics,
     seed_of=lambda slug, rep: derive_seed(p.seed, seed_identity(w.experiment), w.dataset, w.method, slug, rep),
     persist=persist, persistence_counts=p.protocol["persistence_counts"],
-    full_diagram=np.load(snakemake.input.diagram)["diagram"],
+    full_diagram=load_diagram(snakemake.input.diagram),
     literal_min_persistence=p.protocol["literal_min_persistence"],
 )
 frame.insert(0, "method", w.method)

@@ -132,5 +132,9 @@ def test_captions_name_what_ran_not_the_full_protocol(smoke):
     assert "on thyroid (the paper: ionosphere" in kudfs
     fig5 = _render("nrfs_fig5", smoke, "smoke_nrfs", {}, {})
     assert "Brain_Tumor2 at 20, 60 features" in " ".join(fig5.split())
+    band = "quantiles of Random's runs (4 repetitions; kmeans n_runs = 1): uniformly random feature subsets"
+    assert band in " ".join(fig5.split())
+    assert "Random's runs (4 repetitions; knn n_splits = 1)" in _render("ivfs_curves", smoke, *CASES["ivfs_curves"][:2], {})
+    assert "Random's runs" not in _render("ils_orl_figure", smoke, "smoke_ils", {"figure": "fig3"}, {"settings": {"n_splits": 2}})
     full = _render("nrfs_fig5", {**smoke, "protocol": "full"}, "smoke_nrfs", {}, {})
     assert "reduced" not in full and "protocol" not in full.split("Run settings.")[0].replace("(the paper", "")

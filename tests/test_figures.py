@@ -20,6 +20,7 @@ from ufskit import plots
 from ufskit.papers import benchmark as B
 from ufskit.papers import ils, kudfs, nrfs
 from ufskit.papers import ivfs_report as R
+from ufskit.papers.benchmark_stats import random_band
 
 NAMES = ["wine", "lymphoma_with_a_long_name", "Brain_Tumor2", "TOX_171", "ionosphere"]
 COUNTS = [2, 5, 10]
@@ -31,6 +32,15 @@ def _names(n):
 
 def _rng(n):
     return np.random.default_rng(n)
+
+
+def _draws(keys: dict, counts, metrics, n_draws: int = 5) -> pd.DataFrame:
+    """Long metric rows of a Random method: ``n_draws`` draws per key combination, metric and count."""
+    rng = np.random.default_rng(7)
+    index = pd.MultiIndex.from_product([*keys.values(), metrics, counts, range(n_draws)],
+                                       names=[*keys, "metric", "n_features", "rep"])
+    frame = index.to_frame(index=False).assign(method="Random")
+    return frame.assign(value=0.3 + 0.1 * rng.random(len(frame)))
 
 
 # ---- synthetic inputs, one builder per figure ---------------------------------------------
@@ -49,7 +59,9 @@ def ils_fig2(n):
     rows = [{"n_clusters": c, "method": m, "params": "n_drop=200_variant=1" if m == ils.ILS else "default",
              "n_features": f, "metric": k, "mean": 0.4 + 0.001 * f}
             for c in clusters for m in (ils.ILS, ils.LS) for f in (20, 200, 1000) for k in ("kmeans_acc", "kmeans_nmi")]
-    return ils.figure2(pd.DataFrame(rows), runs=2)
+    band = random_band(_draws({"n_clusters": clusters}, (20, 200, 1000), ("kmeans_acc", "kmeans_nmi")),
+                       by=("n_clusters",))
+    return ils.figure2(pd.DataFrame(rows), runs=2, band=band)
 
 
 def ils_fig3(n):
@@ -63,7 +75,8 @@ def ivfs_curves(n):
     rows = [{"dataset": d, "method": m, "params": "default", "n_features": c, "mean": 1.0 / c}
             for d in _names(n) for m in ("SPEC", "MCFS", "GLSPFS", "IVFS-linf") for c in COUNTS]
     reference = {d: 0.2 for d in _names(n)}
-    return R.draw_curves(pd.DataFrame(rows), ylabel="||D - D_F||_2", reference=reference,
+    band = random_band(_draws({"dataset": _names(n)}, COUNTS, ("L2",)))
+    return R.draw_curves(pd.DataFrame(rows), ylabel="||D - D_F||_2", reference=reference, band=band,
                          title="Fig. 2: L2 norm of D - D_F vs. number of features")
 
 
@@ -119,7 +132,8 @@ def nrfs_fig5(n):
     rows = [{"dataset": d, "method": m, "n_features": c, "nmi": 0.3} for d in _names(n)
             for m in ("NRFS", "NRFS-2", "MCFS", "LS", "NDFS", "SPEC") for c in (200, 600, 1000, 1400, 1800)]
     kmeans_all = pd.DataFrame({"dataset": _names(n), "nmi": 0.25})
-    return nrfs.figure5(pd.DataFrame(rows), kmeans_all, _groups(n))
+    band = random_band(_draws({"dataset": _names(n)}, (200, 600, 1000, 1400, 1800), ("kmeans_nmi",)))
+    return nrfs.figure5(pd.DataFrame(rows), kmeans_all, _groups(n), band=band)
 
 
 def nrfs_fig6(n):
@@ -238,7 +252,7 @@ def test_legend_wraps_to_the_width_and_lists_every_curve():
     fig = FIGURES["nrfs_fig5"](1)
     (legend,) = fig.legends
     labels = [t.get_text() for t in legend.get_texts()]
-    assert labels == ["NRFS", "NRFS-2", "MCFS", "LS", "NDFS", "SPEC", "K-means (all features)"]
+    assert labels == [plots.RANDOM_BAND_LABEL, "NRFS", "NRFS-2", "MCFS", "LS", "NDFS", "SPEC", "K-means (all features)"]
     renderer = fig.canvas.get_renderer()
     assert legend.get_window_extent(renderer).width <= fig.bbox.width
     assert legend._ncols < len(labels)  # one panel is too narrow for seven entries in a row
@@ -252,6 +266,28 @@ def test_titles_and_labels_come_from_the_settings_that_ran():
     assert "sigma = 1" in FIGURES["kudfs_fig1"](1).get_suptitle().replace("\n", " ")
     assert "at 200, 600, ..., 1800 selected features" in FIGURES["nrfs_fig5"](1).get_suptitle().replace("\n", " ")
     assert "q = 10, 30, 50" in FIGURES["nrfs_fig6"](1).get_suptitle().replace("\n", " ")
+
+
+@pytest.mark.parametrize("name", ["ils_fig2", "ivfs_curves", "nrfs_fig5"])
+def test_curve_figures_shade_random_features_behind_the_curves(name):
+    """Each panel has one grey band spanning its counts, drawn below every curve and named in the legend."""
+    fig = FIGURES[name](2)
+    for ax in fig.axes:
+        (band,) = ax.collections
+        assert band.get_label() == plots.RANDOM_BAND_LABEL
+        assert all(band.get_zorder() < line.get_zorder() for line in ax.get_lines())
+        low, high = band.get_paths()[0].vertices[:, 0].min(), band.get_paths()[0].vertices[:, 0].max()
+        assert (low, high) == (min(ax.get_lines()[0].get_xdata()), max(ax.get_lines()[0].get_xdata()))
+    assert plots.RANDOM_BAND_LABEL in [t.get_text() for t in fig.legends[0].get_texts()]
+
+
+def test_random_band_holds_the_quantiles_of_the_draws():
+    draws = pd.DataFrame({"dataset": "a", "method": "Random", "metric": "m", "n_features": [5] * 21 + [9] * 2,
+                          "value": [*range(21), 1.0, 3.0]})
+    band = random_band(pd.concat([draws, draws.assign(method="LS", value=100.0)])).set_index("n_features")
+    assert band.loc[5, ["low", "median", "high", "draws"]].tolist() == [1.0, 10.0, 19.0, 21]  # 5 % of 20 steps
+    assert band.loc[9, ["low", "high"]].tolist() == pytest.approx([1.1, 2.9])
+    assert random_band(draws.assign(method="LS")).empty  # no Random method: no band
 
 
 def test_long_titles_wrap_instead_of_running_off():

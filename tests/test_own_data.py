@@ -19,6 +19,8 @@ from ufskit.configio import ConfigError, check_n_features, load_yaml, n_features
 from ufskit.data import Dataset, IntegrityError, load_dataset, save_dataset
 from ufskit.integrity import HashCache, record_local, verify_local, verify_source
 from ufskit.loaders import load
+from ufskit.metrics import load_diagram, save_diagram
+from ufskit.papers.ivfs import load_bundle, save_bundle
 from ufskit.registry import RegistryError, load_registry, merge_overlay
 from ufskit.results import concat_metrics
 from ufskit.selection_io import Selection, load_selection, save_selection
@@ -150,8 +152,11 @@ def test_hash_cache_keys_by_size_and_mtime(tmp_path):
 # ---- user selectors ---------------------------------------------------------------------
 
 MODULE = '''
+from numbers import Real
+
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
 
 class ByImportance(BaseEstimator):
     def __init__(self, power=1.0):
@@ -166,6 +171,25 @@ class ByRanking(BaseEstimator):
         return self
 
 class NoRanking(BaseEstimator):
+    def fit(self, X, y=None):
+        return self
+
+class Checked(BaseEstimator):
+    """Declares scikit-learn's parameter constraints: its values are checked at start-up."""
+    _parameter_constraints = {"power": [Interval(Real, 0, None, closed="neither")], "mode": [StrOptions({"a", "b"})]}
+    def __init__(self, power=1.0, mode="a"):
+        self.power = power
+        self.mode = mode
+    def fit(self, X, y=None):
+        self._validate_params()
+        self.scores_ = np.asarray(X).var(axis=0) ** self.power
+        return self
+
+class RefusesInInit(BaseEstimator):
+    def __init__(self, k=1):
+        if k < 1:
+            raise ValueError(f"k must be >= 1, got {k}")
+        self.k = k
     def fit(self, X, y=None):
         return self
 
@@ -276,6 +300,63 @@ def test_methods_and_counts_are_checked_before_any_job():
     startup.check_counts({"e": exp}, REGISTRY)
 
 
+def _experiment(**methods):
+    return {"datasets": ["wine"], "n_features": [2], "metrics": {"kmeans": {"n_runs": 10, "n_init": 10}},
+            "methods": methods}
+
+
+@pytest.mark.parametrize(("method", "message"), [
+    ({"selector": "LaplacianScore", "params": {"n_neighbors": -1}},
+     r"The 'n_neighbors' parameter of LaplacianScore must be an int in the range \[1, inf\)\. Got -1 instead"),
+    ({"selector": "IVFS", "grid": {"loss": ["linf", "foo"]}},
+     r"The 'loss' parameter of IVFS must be a str among \{.*'l1'.*\}\. Got 'foo' instead"),
+    ({"selector": "NRFS", "params": {"noise_fraction": 1.0}},
+     r"'noise_fraction' parameter of NRFS must be a float in the range \[0.0, 1.0\). Got 1.0"),
+    ({"selector": "SPEC", "params": {"style": 4}}, r"'style' parameter of SPEC must be a int among \{1, 2, 3\}. Got 4"),
+    ({"selector": "Random", "params": {"n_features_to_select": 1.5}}, r"'n_features_to_select' parameter of Random"),
+    ({"selector": "LaplacianScore", "metrics": {"knn": {"n_splits": 1}}},
+     r"metrics.knn overrides a metric the experiment does not evaluate; it evaluates \['kmeans'\]"),
+    ({"selector": "Random", "metrics": {"kmeans": {"n_runs": 1.5}}}, r"metrics.kmeans.n_runs = 1.5 must be of type int, as the experiment's 10"),
+])
+def test_parameter_values_are_checked_at_start_up(method, message):
+    with pytest.raises(ConfigError, match=r"^experiments\.e\.methods\.M: .*" + message):
+        startup.check_methods({"e": _experiment(M=method)})
+
+
+def test_placeholders_and_valid_values_pass_the_start_up_check():
+    startup.check_methods({"e": _experiment(
+        MCFS={"selector": "MCFS", "params": {"n_clusters": "n_classes", "max_nonzero": [20, 0.5]}},
+        IVFS={"selector": "IVFS", "grid": {"subset_samples": ["upto100", "ivfs_table", 0.1, 50]}},
+        NRFS={"selector": "NRFS", "params": {"n_neighbors": None, "sampling": False, "fold": 0}},
+        Random={"selector": "Random", "reps": 20, "metrics": {"kmeans": {"n_runs": 1}}})})
+
+
+def test_every_builtin_selector_declares_existing_parameters_and_accepts_its_defaults():
+    from ufskit.selectors.constraints import BUILTIN, constraints_of
+
+    for name, cls in SELECTORS.items():
+        params = cls().get_params()
+        assert set(constraints_of(cls)) <= set(params), name
+        assert cls in BUILTIN or set(params) <= {"n_features_to_select", "random_state"}, name
+        cls()._validate_params()
+
+
+def test_fit_checks_the_values_before_reading_the_data():
+    with pytest.raises(ValueError, match="'weight' parameter of LaplacianScore must be a str among"):
+        make_selector("LaplacianScore", weight="gauss").fit(np.full((3, 2), np.nan))  # X is never read
+
+
+def test_user_selector_values_are_checked_when_it_declares_constraints(user_module):
+    with pytest.raises(ConfigError, match=r"experiments.e.methods.Mine: selector 'user_sel:Checked': "
+                                          r"The 'mode' parameter of Checked must be a str among \{.*\}. Got 'c'"):
+        startup.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:Checked", "grid": {"mode": ["a", "c"]}})})
+    with pytest.raises(ConfigError, match=r"selector 'user_sel:RefusesInInit': k must be >= 1, got 0"):
+        startup.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:RefusesInInit", "params": {"k": 0}})})
+    # no constraints declared: nothing is known about the values, so any passes
+    startup.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:ByImportance", "params": {"power": -7}})})
+    startup.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:Checked", "params": {"power": 2}})})
+
+
 def test_overlay_paths_are_relative_to_the_file_naming_them(tmp_path):
     (tmp_path / "sub").mkdir()
     first, second = tmp_path / "a.yaml", tmp_path / "sub/b.yaml"
@@ -310,6 +391,28 @@ def test_truncated_intermediates_are_named_with_what_to_do(tmp_path, rng):
     table.write_bytes(table.read_bytes()[:-40])
     with pytest.raises(IntegrityError, match=rf"metrics table {table} is unreadable.*Delete it and rerun"):
         concat_metrics([table], experiment="e")
+
+
+def test_truncated_diagram_and_bundle_are_named_with_what_to_do(tmp_path):
+    diagram, bundle = tmp_path / "h1_diagram.npz", tmp_path / "all.npz"
+    bars = np.array([[0.1, 0.3], [0.2, 0.25]])
+    save_diagram(bars, diagram)
+    np.testing.assert_array_equal(load_diagram(diagram), bars)
+    save_diagram(np.empty((0, 2)), tmp_path / "empty.npz")  # a dataset without a loop: valid, no bar
+    assert load_diagram(tmp_path / "empty.npz").shape == (0, 2)
+    save_bundle({"slugs": np.array(["default"]), "reps": np.array([0]), "orders": np.arange(40)[None],
+                 "scores": np.zeros((1, 40)), "seconds": np.array([0.1]), "params": {"default": {}},
+                 "selector": "SPEC"}, bundle)
+    assert load_bundle(bundle)["orders"].shape == (1, 40)
+    for path, reader, what in ((diagram, load_diagram, "persistence diagram"),
+                               (bundle, load_bundle, "selection bundle")):
+        content = path.read_bytes()
+        path.write_bytes(content[: len(content) // 2])
+        with pytest.raises(IntegrityError, match=rf"{what} {path} is unreadable.*Delete it and rerun"):
+            reader(path)
+    np.savez(diagram, diagram=np.arange(3.0))  # readable, but not a diagram
+    with pytest.raises(IntegrityError, match=r"persistence diagram .* is unreadable .*shape \(3,\)"):
+        load_diagram(diagram)
 
 
 def git(repo, *args):

@@ -8,6 +8,7 @@ instead of the full protocol's.
 
 from __future__ import annotations
 
+from .papers import reference_labels
 from .readings import PREFIX as READINGS_PREFIX
 
 PROTOCOLS = ("full", "quick", "smoke")
@@ -37,7 +38,24 @@ def _method_text(label: str, spec: dict) -> str:
     text = f"{label} ({spec['selector']}{': ' + inner if inner else ''})"
     if spec.get("reps") is not None:
         text += f" x {spec['reps']} rep."
+    if spec.get("metrics"):
+        text += " with " + ", ".join(f"{m} {_settings(o)}" for m, o in spec["metrics"].items())
     return text
+
+
+def band_text(experiment: dict) -> str:
+    """The sentence on the grey band of random features that a curve figure of ``experiment`` shades ("" if none)."""
+    labels = reference_labels(experiment["methods"])
+    if not labels:
+        return ""
+    runs = []
+    for label in labels:
+        spec = experiment["methods"][label]
+        reps = spec.get("reps", experiment.get("reps", 1))
+        own = "".join(f"; {m} {_settings(o)}" for m, o in (spec.get("metrics") or {}).items())
+        runs.append(f"{label}'s runs ({reps} repetition{'s' * (reps > 1)}{own})")
+    return (f"The grey band (\"Random features, 5-95 %\") spans the 5 % to 95 % quantiles of {' and '.join(runs)}: "
+            "uniformly random feature subsets of each size, so a curve inside it does no better than chance.")
 
 
 def experiment_facts(name: str, experiment: dict) -> dict:
@@ -59,7 +77,8 @@ def experiment_facts(name: str, experiment: dict) -> dict:
     return {"name": name, "role": name.rsplit("_", 1)[-1], "study": protocol.get("study"),
             "datasets": datasets, "n_datasets": len(datasets),
             "reps": reps, "counts": counts_text(experiment["n_features"]), "methods": list(experiment["methods"]),
-            "metrics": experiment["metrics"], "protocol": protocol, "summary": summary + "."}
+            "metrics": experiment["metrics"], "protocol": protocol, "band": band_text(experiment),
+            "summary": summary + "."}
 
 
 def run_facts(config: dict, experiments: list[str]) -> dict:
@@ -68,7 +87,8 @@ def run_facts(config: dict, experiments: list[str]) -> dict:
     ``extent`` reads "reproduced" for the full protocol and "reproduced in reduced form (quick
     protocol)" otherwise, and names the alternative reading of a folder whose experiments derive from
     one (``readings/<name>/...``, ufskit.readings); ``produced_by`` lists every experiment's settings
-    in one sentence each.
+    in one sentence each; ``band`` says what the curve figures' band of random features is ("" when no
+    experiment has one).
     """
     protocol = config.get("protocol", "full")
     if protocol not in PROTOCOLS:
@@ -81,4 +101,5 @@ def run_facts(config: dict, experiments: list[str]) -> dict:
         extent += f" under the alternative reading {', '.join(readings)} (docs/fidelity/readings.md)"
     return {"protocol": protocol, "full": protocol == "full", "readings": readings, "extent": extent,
             "experiments": facts, "datasets": datasets, "n_datasets": len(datasets),
+            "band": " ".join(f["band"] for f in facts if f["band"]),
             "produced_by": " ".join(f["summary"] for f in facts) or "No experiment of this folder ran."}

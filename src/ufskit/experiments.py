@@ -82,6 +82,32 @@ def settings_by_slug(experiment: dict, method: str) -> dict[str, dict]:
     return out
 
 
+def method_metrics(experiment: dict, method: str) -> dict:
+    """The experiment's metrics with ``method``'s own ``metrics`` options merged over them.
+
+    A method may change the options of metrics the experiment evaluates (e.g.
+    ``Random: {metrics: {kmeans: {n_runs: 1}}}``: one K-means run per random
+    draw, since its R draws already give the spread). Overriding a metric the
+    experiment does not evaluate, an option the metric does not have, or an
+    option with a value of another type is an error naming them.
+    """
+    base = experiment.get("metrics") or {}
+    merged = {name: dict(opts or {}) for name, opts in base.items()}
+    for name, opts in (experiment["methods"][method].get("metrics") or {}).items():
+        if name not in base:
+            raise ValueError(f"method {method!r}: metrics.{name} overrides a metric the experiment does not "
+                             f"evaluate; it evaluates {sorted(base)}.")
+        for key, value in (opts or {}).items():
+            if key not in merged[name]:
+                raise ValueError(f"method {method!r}: metrics.{name}.{key} is not an option of the experiment's "
+                                 f"{name} (options: {sorted(merged[name])}).")
+            if type(value) is not type(merged[name][key]):
+                raise ValueError(f"method {method!r}: metrics.{name}.{key} = {value!r} must be of type "
+                                 f"{type(merged[name][key]).__name__}, as the experiment's {merged[name][key]!r}.")
+            merged[name][key] = value
+    return merged
+
+
 def experiment_runs(name: str, experiment: dict, datasets: list[str]) -> list[Run]:
     """All runs of an experiment over the given (already filtered) datasets.
 
@@ -161,6 +187,12 @@ def resolve_params(params: dict, *, n_classes: int, n_samples: int | None = None
     The sample placeholders need ``n_samples``.
     """
     return {k: _resolve_value(v, n_classes, n_samples) for k, v in params.items()}
+
+
+def is_placeholder(value) -> bool:
+    """True for a config placeholder that ``resolve_params`` replaces on each dataset ("n_classes", "upto<m>",
+    "ivfs_table"): its value is only known per dataset."""
+    return isinstance(value, str) and (value in ("n_classes", "ivfs_table") or bool(_UPTO.match(value)))
 
 
 def _resolve_value(value, n_classes: int, n_samples: int | None):

@@ -44,6 +44,8 @@ METHOD_STYLE = {
 LINE_STYLES = ("-", "--", "-.", ":")
 # no-break spaces: a wrapped title never splits the note
 PROTOCOL_NOTES = {"full": "", "quick": "(quick\u00a0protocol)", "smoke": "(smoke\u00a0protocol)"}
+# The chance reference (Random's draws) in every curve figure: one label, one grey shade, behind the curves.
+RANDOM_BAND_LABEL = "Random features, 5-95 %"
 _MARGIN_IN = 2 / 72  # free margin kept around everything on the canvas (inches); the layout keeps 2/72 or more
 
 
@@ -62,6 +64,19 @@ def method_style(method: str, layer: int = 0) -> dict:
 def plot_line(ax, x, y, method: str, layer: int = 0, **overrides):
     """Plot one curve in the style of ``method`` as the ``layer``-th curve of its panel (see :func:`method_style`)."""
     return ax.plot(x, y, **{**method_style(method, layer), **overrides})
+
+
+def shade_band(ax, band) -> None:
+    """Shade the 5-95 % band of random feature subsets (rows n_features, low, high of one panel) behind its curves.
+
+    ``band`` comes from ``papers.benchmark_stats.random_band`` restricted to the panel; nothing is drawn
+    when it is empty (no Random method in the experiment).
+    """
+    if band is None or len(band) == 0:
+        return
+    band = band.sort_values("n_features")
+    ax.fill_between(band["n_features"].astype(float), band["low"].astype(float), band["high"].astype(float),
+                    color="0.6", alpha=0.35, linewidth=0, zorder=1, label=RANDOM_BAND_LABEL)
 
 
 def count_axis(axis, label: str = "number of selected features") -> None:

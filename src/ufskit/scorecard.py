@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .papers import NOT_RUN, VERDICTS, read_published
+from .papers import NOT_RUN, REFERENCE, VERDICTS, read_published
 from .readings import MAIN
 
 PAPERS = {
@@ -243,6 +243,7 @@ def reproduced_numbers(paper: str, results: ReportResults) -> pd.DataFrame:
     parts = [readers[k](t).assign(evidence=f"results/{results.report}/{k}.csv") for k, t in results.tables.items()]
     parts.append(_stats(results.summaries, stat_tables))
     out = pd.concat([p for p in parts if not p.empty], ignore_index=True).assign(paper=paper)
+    out = out[out["method"] != REFERENCE]  # the chance reference is drawn in figures, never scored
     twice = out[out.duplicated(KEYS, keep=False)]
     if not twice.empty:
         keys = twice[KEYS].drop_duplicates().values.tolist()

@@ -4,7 +4,8 @@
 * ``n_features`` values, with the accepted forms in the message;
 * paths of an overlay (local datasets' ``path``, ``python_path``), resolved against the folder of
   the config file that names them;
-* every method's selector (built in, import path or entry point) and its parameter names;
+* every method's selector (built in, import path or entry point), its parameter names and values, and its
+  own metric options;
 * explicit feature counts against each dataset's d where the registry knows it;
 * local data files against the hash recorded at their first use.
 
@@ -19,7 +20,7 @@ import sys
 from pathlib import Path
 
 from .configio import ConfigError, check_n_features, load_yaml
-from .experiments import method_settings
+from .experiments import is_placeholder, method_metrics, method_settings
 from .integrity import verify_local
 from .registry import is_local
 
@@ -76,17 +77,22 @@ def use_python_path(paths) -> None:
 
 
 def check_methods(experiments: dict) -> None:
-    """Resolve every method's selector and check its parameter names (fixed and grid), naming the method."""
+    """Resolve every method's selector, check its parameter names and values (fixed and grid; placeholders such
+    as ``n_classes`` are checked on each dataset by ``fit``) and its own metric options, naming the experiment
+    and the method."""
     from .selectors import check_selector  # heavy import, only when checking
+    from .selectors.plugins import check_param_values
 
     for name, exp in experiments.items():
         for label, settings in method_settings(exp).items():
             selector = exp["methods"][label]["selector"]
-            for params in settings:
-                try:
-                    check_selector(selector, params)
-                except ValueError as e:
-                    raise ConfigError(f"experiments.{name}.methods.{label}: {e}") from None
+            try:
+                method_metrics(exp, label)
+                for params in settings:
+                    cls = check_selector(selector, params)
+                    check_param_values(cls, selector, {k: v for k, v in params.items() if not is_placeholder(v)})
+            except ValueError as e:
+                raise ConfigError(f"experiments.{name}.methods.{label}: {e}") from None
 
 
 def _largest_count(spec) -> int | None:

@@ -38,7 +38,7 @@ rule evaluate_selection:
         runtime=120,
     params:
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
-        metrics=lambda w: config["experiments"][w.experiment]["metrics"],
+        metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
         seed=evaluation_seed,
     script:
         "../../scripts/evaluate.py"

@@ -100,14 +100,18 @@ rule ils_variants:
 rule ils_fig2_curves:
     input:
         summary=ils_report_input("orl_clusters", "summary"),
+        metrics=ils_report_input("orl_clusters", "metrics"),
         parts=ils_report_input("orl_clusters", "parts"),
         orl=ils_report_input("orl_clusters", "orl_summary"),
     output:
-        "results/{report}/fig2.csv",
+        curves="results/{report}/fig2.csv",
+        band="results/{report}/fig2_band.csv",
     log:
         "logs/ils/{report}/fig2_curves.log",
     conda:
         ENV
+    params:
+        reference=ils_fig2_reference,
     script:
         "../../scripts/ils_fig2_curves.py"
 
@@ -146,7 +150,7 @@ rule ils_fig1:
 
 rule ils_orl_figure:
     input:
-        "results/{report}/{figure}.csv",
+        unpack(ils_figure_inputs),
     output:
         png=paper_report("results/{report}/{figure}.png", "ils", "ils_orl_figure"),
         pdf="results/{report}/{figure}.pdf",

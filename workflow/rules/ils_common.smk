@@ -1,6 +1,7 @@
 # Input functions and targets of the ILS paper's rules (workflow/rules/ils.smk), to move to common.smk.
 
 from ufskit.papers import ils as ILS_PAPER
+from ufskit.papers import reference_labels
 
 
 def ils_study(name):
@@ -22,6 +23,19 @@ def ils_figure_settings(report, figure):
     if figure == "fig2":
         return {"runs": config["experiments"][ils_experiment(report, "orl_clusters")]["metrics"]["kmeans"]["n_runs"]}
     return {"n_splits": config["experiments"][ils_experiment(report, "orl_train_size")]["protocol"]["n_splits"]}
+
+
+def ils_fig2_reference(wildcards):
+    """The labels of the Random methods of the report's ORL cluster study (Fig. 2's band)."""
+    return reference_labels(config["experiments"][ils_experiment(wildcards.report, "orl_clusters")]["methods"])
+
+
+def ils_figure_inputs(wildcards):
+    """The curves of Fig. 2 or Fig. 3, and Fig. 2's band of random features."""
+    inputs = {"curves": f"results/{wildcards.report}/{wildcards.figure}.csv"}
+    if wildcards.figure == "fig2":
+        inputs["band"] = f"results/{wildcards.report}/fig2_band.csv"
+    return inputs
 
 
 def ils_only_dataset(name):
@@ -56,6 +70,8 @@ def ils_report_input(study, what):
         name = ils_experiment(wildcards.report, study)
         if what == "summary":
             return f"results/{name}/summary.csv"
+        if what == "metrics":
+            return f"results/{name}/metrics.parquet"
         if what == "summaries":
             chain = config["experiments"][name]["preprocess"]
             return [f"resources/prepared/{chain}/{d}.json" for d in experiment_datasets(name)]

@@ -60,7 +60,7 @@ rule ivfs_evaluate:
         mem_mb=4000,
     params:
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
-        metrics=lambda w: config["experiments"][w.experiment]["metrics"],
+        metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
         methods=lambda w: config["experiments"][w.experiment]["methods"],
         protocol=lambda w: ivfs_protocol(w.experiment),
         seed=config["seed"],
@@ -104,7 +104,7 @@ rule ivfs_stability:
     resources:
         mem_mb=4000,
     params:
-        methods=lambda w: config["experiments"][w.experiment]["methods"],
+        methods=lambda w: paper_methods(config["experiments"][w.experiment]["methods"]),
         protocol=lambda w: ivfs_protocol(w.experiment),
         seed=config["seed"],
     script:
@@ -161,6 +161,7 @@ rule ivfs_curve_figure:
     input:
         published=REPO / "config/published/ivfs_table1.csv",
         summary=ivfs_report_input("summary"),
+        metrics=ivfs_report_input("metrics"),
         info=ivfs_report_input("info"),
     output:
         csv="results/{report}/{figure}.csv",

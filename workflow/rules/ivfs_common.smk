@@ -4,6 +4,7 @@
 import re
 
 from ufskit.papers import ivfs as IVFS_PAPER
+from ufskit.papers import paper_methods, reference_labels
 
 # ---- input functions --------------------------------------------
 
@@ -66,6 +67,8 @@ def ivfs_report_input(what):
         name = ivfs_experiment(wildcards.report)
         if what == "summary":
             return f"results/{name}/summary.csv"
+        if what == "metrics":
+            return f"results/{name}/metrics.parquet"
         if what == "stability":
             return [f"results/{name}/ivfs/stability/{d}.parquet" for d in experiment_datasets(name)]
         chain = config["experiments"][name]["preprocess"]
@@ -75,14 +78,16 @@ def ivfs_report_input(what):
 
 
 def ivfs_report_params(wildcards):
-    """What the report scripts need from the config: datasets (excluded ones too), methods, protocol."""
+    """What the report scripts need from the config: datasets (excluded ones too), the paper's methods (Random
+    left out: it is no row of a table or claim), the Random methods' labels (the figures' band), protocol."""
     name = ivfs_experiment(wildcards.report)
     exp = config["experiments"][name]
     return {
         "experiment": name,
         "datasets": exp["datasets"],
         "excluded": EXCLUDED,
-        "methods": exp["methods"],
+        "methods": paper_methods(exp["methods"]),
+        "reference": reference_labels(exp["methods"]),
         "protocol": ivfs_protocol(name),
     }
 

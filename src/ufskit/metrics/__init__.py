@@ -19,7 +19,7 @@ from .distances import (
     normalized_distance_matrix,
     prefix_distance_matrices,
 )
-from .persistence import diagram_distances, h1_diagram
+from .persistence import diagram_distances, h1_diagram, load_diagram, save_diagram
 
 __all__ = [
     "check_distance_matrix",
@@ -36,7 +36,9 @@ __all__ = [
     "knn_accuracy",
     "knn_accuracy_path",
     "knn_predict",
+    "load_diagram",
     "nmi",
     "normalized_distance_matrix",
     "prefix_distance_matrices",
+    "save_diagram",
 ]

@@ -17,11 +17,14 @@ faster on sparse data.
 
 from __future__ import annotations
 
+import os
+
 import gudhi
 import gudhi.hera
 import numpy as np
 from gudhi.sklearn import RipsPersistence
 
+from ..data import atomic_path, reading
 from .distances import check_distance_matrix
 
 
@@ -42,6 +45,23 @@ def h1_diagram(D, *, max_edge: float = 0.5, min_persistence: float = 0.1) -> np.
     bars[:, 1] = np.minimum(bars[:, 1], max_edge)  # finite deaths are <= max_edge: this caps the inf ones
     bars = bars[bars[:, 1] - bars[:, 0] >= min_persistence]
     return bars[np.lexsort((bars[:, 1], bars[:, 0]))]
+
+
+def save_diagram(diagram, path) -> None:
+    """Write a diagram to ``path`` (npz, array ``diagram``) atomically: a stopped job leaves no half file."""
+    tmp = atomic_path(path)
+    with open(tmp, "wb") as fh:
+        np.savez(fh, diagram=np.asarray(diagram, dtype=np.float64).reshape(-1, 2))
+    os.replace(tmp, path)
+
+
+def load_diagram(path) -> np.ndarray:
+    """Read a diagram written by ``save_diagram``; a corrupt file is an ``IntegrityError`` naming it."""
+    with reading(path, "persistence diagram"), np.load(path, allow_pickle=False) as z:
+        diagram = np.asarray(z["diagram"], dtype=np.float64)
+        if diagram.ndim != 2 or diagram.shape[1] != 2:
+            raise ValueError(f"array 'diagram' has shape {diagram.shape}, not (m, 2)")
+        return diagram
 
 
 def _without_duplicates(D: np.ndarray) -> np.ndarray:

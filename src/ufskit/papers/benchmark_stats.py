@@ -34,10 +34,10 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from ..results import higher_is_better
+from . import REFERENCE  # the selector class whose draws are the chance reference
 from . import benchmark as B
 
 ALPHA = 0.05
-REFERENCE = "Random"  # the selector class whose draws are the chance reference
 BAND = (0.05, 0.95)  # the quantiles of Random's draws shown as its band
 TESTED_METRICS = tuple(m for m in B.METRICS if m != "fit_seconds")  # a random order costs no time: no test
 VERDICTS = ("better", "not distinguishable", "worse")
@@ -248,15 +248,19 @@ def versus_random(metrics: pd.DataFrame, planned: pd.DataFrame, alpha: float = A
     return table[VS_COLUMNS]
 
 
-def random_band(metrics: pd.DataFrame, method: str = REFERENCE, quantiles: tuple[float, float] = BAND) -> pd.DataFrame:
+def random_band(metrics: pd.DataFrame, method: str = REFERENCE, quantiles: tuple[float, float] = BAND,
+                by: tuple[str, ...] = ("dataset",)) -> pd.DataFrame:
     """Per dataset, metric and count the band of ``method``'s repetitions (Random's draws) that a curve figure shades.
 
-    ``metrics`` is a long metric table; returns columns dataset, metric,
-    n_features, low, median, high (the ``quantiles`` and the median of the
-    draws at that count) and draws.
+    ``metrics`` is a long metric table (one row per run, count and metric);
+    returns columns ``by`` (default dataset), metric, n_features, low, median,
+    high (the ``quantiles`` and the median of the draws at that count) and draws.
     """
+    keys = [*by, "metric", "n_features"]
     part = metrics[(metrics["method"] == method) & metrics["n_features"].notna()]
-    values = part.groupby(["dataset", "metric", "n_features"])["value"]
+    if part.empty:
+        return pd.DataFrame(columns=[*keys, "low", "median", "high", "draws"])
+    values = part.groupby(keys)["value"]
     band = pd.DataFrame({"low": values.quantile(quantiles[0]), "median": values.median(),
                          "high": values.quantile(quantiles[1]), "draws": values.size()})
     return band.reset_index()

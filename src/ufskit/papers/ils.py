@@ -29,10 +29,11 @@ from scipy.stats import spearmanr
 from .. import metrics as M
 from ..experiments import method_settings, params_slug, resolve_params
 from ..graph import pairwise_sq_dists
-from ..plots import count_axis, finish, panel_grid, plot_line
+from ..plots import count_axis, finish, panel_grid, plot_line, shade_band
 from ..seeds import derive_seed
 from ..selectors import make_selector
 from . import verdict
+from .benchmark_stats import random_band
 
 # study name -> the protocol keys it needs (each an int or a list of ints)
 STUDIES = {
@@ -185,19 +186,33 @@ def mean_curves(frame: pd.DataFrame, keys) -> pd.DataFrame:
     return out.reset_index().astype({"n_features": int})
 
 
-def cluster_curves(summary: pd.DataFrame, parts: list[pd.DataFrame], n_classes: int) -> pd.DataFrame:
+def cluster_curves(summary: pd.DataFrame, parts: list[pd.DataFrame], n_classes: int, reference=()) -> pd.DataFrame:
     """Fig. 2's curves: the drawn-people studies (mean over draws) plus all ``n_classes`` people.
 
     The all-people panel comes from the generic path (``summary``: selection on
     every image, K-means ACC/NMI averaged over its ``n_runs`` runs), since with
-    every person drawn a repetition differs only in K-means' starts.
+    every person drawn a repetition differs only in K-means' starts. The methods
+    in ``reference`` (Random) get no curve: ``cluster_band`` draws them.
     """
+    summary = summary[~summary["method"].isin(reference)]
+    parts = [p[~p["method"].isin(reference)] for p in parts]
     custom = mean_curves(pd.concat(parts, ignore_index=True), ["n_clusters"])
     if (custom["n_clusters"] == n_classes).any():
         raise ValueError(f"the {n_classes}-cluster panel comes from the generic path; drop it from cluster_counts.")
     full = summary[summary["metric"].isin(["kmeans_acc", "kmeans_nmi"])]
     full = full[["method", "params", "n_features", "metric", "mean", "std"]].assign(n_clusters=n_classes)
     return pd.concat([custom, full[custom.columns]], ignore_index=True).astype({"n_features": int})
+
+
+def cluster_band(parts: list[pd.DataFrame], metrics: pd.DataFrame, n_classes: int, reference) -> pd.DataFrame:
+    """Fig. 2's band: per number of clusters, metric and count the 5-95 % quantiles of the ``reference``
+    methods' runs (Random's draws): over the repetitions of the drawn-people studies (``parts``; each draws
+    people and a random subset) and, for all ``n_classes`` people, over the generic path's repetitions
+    (``metrics``, the experiment's long table)."""
+    runs = pd.concat([*parts, metrics.assign(n_clusters=n_classes)], ignore_index=True)
+    runs = runs[runs["metric"].isin(["kmeans_acc", "kmeans_nmi"])]
+    bands = [random_band(runs, label, by=("n_clusters",)) for label in reference]
+    return pd.concat(bands, ignore_index=True) if bands else random_band(runs.iloc[0:0], by=("n_clusters",))
 
 
 def _curve(frame: pd.DataFrame, method: str, metric: str = UCI_METRIC) -> pd.Series:
@@ -412,15 +427,18 @@ def figure1(curves: pd.DataFrame, titles: dict[str, str], *, n_folds: int, n_rep
     return finish(fig, axes, title=title, protocol=protocol)
 
 
-def figure2(curves: pd.DataFrame, *, runs: int, protocol: str = "full"):
+def figure2(curves: pd.DataFrame, *, runs: int, band: pd.DataFrame | None = None, protocol: str = "full"):
     """Fig. 2: K-means ACC (top row) and NMI (bottom row) on ORL per number of clusters, LS vs IterativeLS.
 
-    ``runs``: the repetitions (people drawn, selection, K-means) each point averages.
+    ``runs``: the repetitions (people drawn, selection, K-means) each point averages; ``band``: Random's
+    5-95 % band per number of clusters, metric and count (``cluster_band``), shaded behind the curves.
     """
     clusters = sorted(curves["n_clusters"].unique())
     fig, axes = panel_grid(2 * len(clusters), ncols=len(clusters))
     for row, (metric, name) in enumerate((("kmeans_acc", "clustering accuracy"), ("kmeans_nmi", "NMI (max)"))):
         for ax, c in zip(axes[row * len(clusters):], clusters):
+            if band is not None:
+                shade_band(ax, band[(band["n_clusters"] == c) & (band["metric"] == metric)])
             group = curves[(curves["n_clusters"] == c)]
             for layer, (method, label) in enumerate(((ILS, "IterativeLS"), (LS, LS))):
                 _plot_method(ax, group, method, metric, layer, label)

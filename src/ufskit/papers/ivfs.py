@@ -14,7 +14,8 @@ An IVFS experiment's ``protocol`` (checked by ``check_protocol``):
 * ``table_filter``: method label -> {param: value}; the settings Table 1 takes
   the best over (IVFS: n~ = "ivfs_table", i.e. 0.1n when n < 1000, else 100);
 * ``fixed``: method label -> {param: value}; the paper's single setting per
-  method, used for the running-time column and for Table 2;
+  method, used for the running-time column and for Table 2 (not needed for a
+  ``Random`` method: the chance reference is only drawn as a band in Figs. 2-3);
 * ``persistence_counts``: the feature counts at which the H1 diagrams are
   compared (the expensive metric), for the Table 1 settings only;
 * ``literal_min_persistence``: the paper's epsilon = 0.1, applied to the
@@ -36,13 +37,14 @@ import numpy as np
 import pandas as pd
 
 from .. import metrics as M
-from ..data import atomic_path
+from ..data import atomic_path, reading
 from ..evaluation import evaluate_selection
 from ..experiments import method_settings, params_slug, resolve_params
 from ..seeds import derive_seed
 from ..selection_io import Selection
 from ..selectors import make_selector
 from ..selectors.base import order_from_ranking, ranking_from_scores
+from . import paper_methods
 
 log = logging.getLogger("ufskit")
 
@@ -61,9 +63,9 @@ def check_protocol(protocol, methods: dict) -> dict:
         unknown = sorted(set(protocol[key]) - set(methods))
         if unknown:
             raise ValueError(f"protocol.{key} names unknown method(s) {unknown}; methods: {sorted(methods)}.")
-    missing = sorted(set(methods) - set(protocol["fixed"]))
+    missing = sorted(set(paper_methods(methods)) - set(protocol["fixed"]))
     if missing:
-        raise ValueError(f"protocol.fixed needs a setting for every method; missing {missing}.")
+        raise ValueError(f"protocol.fixed needs a setting for every method but Random; missing {missing}.")
     for label, wanted in protocol["fixed"].items():
         found = [p for p in method_settings({"methods": methods})[label] if matches(p, wanted)]
         if len(found) != 1:
@@ -189,7 +191,8 @@ def save_bundle(bundle: dict, path) -> None:
 
 
 def load_bundle(path) -> dict:
-    with np.load(path, allow_pickle=False) as z:
+    """Read a bundle written by ``save_bundle``; a corrupt file is an ``IntegrityError`` naming it."""
+    with reading(path, "selection bundle"), np.load(path, allow_pickle=False) as z:
         meta = json.loads(str(z["meta"]))
         return {"slugs": z["slugs"].astype(str), "reps": z["reps"], "orders": z["orders"], "scores": z["scores"],
                 "seconds": z["seconds"], **meta}

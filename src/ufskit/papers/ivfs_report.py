@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib import colormaps
 
-from ..plots import count_axis, finish, panel_grid, plot_line
+from ..plots import count_axis, finish, panel_grid, plot_line, shade_band
 from ..results import higher_is_better
 from . import read_published  # noqa: F401  (re-exported for the scripts)
 from . import verdict as _verdict
@@ -184,11 +184,14 @@ def curves(summary: pd.DataFrame, metric: str, *, info: dict, methods: dict, pro
 
 
 def draw_curves(frame: pd.DataFrame, *, ylabel: str, title: str, reference: dict | None = None,
-                protocol: str = "full"):
-    """One panel per dataset, one line per method; ``reference``: dataset -> published best of IVFS-linf."""
+                band: pd.DataFrame | None = None, protocol: str = "full"):
+    """One panel per dataset, one line per method; ``reference``: dataset -> published best of IVFS-linf;
+    ``band``: Random's 5-95 % band per dataset and count (``benchmark_stats.random_band``), shaded behind."""
     datasets = list(dict.fromkeys(frame["dataset"]))
     fig, axes = panel_grid(len(datasets))
     for ax, dataset in zip(axes, datasets):
+        if band is not None:
+            shade_band(ax, band[band["dataset"] == dataset])
         for layer, (method, curve) in enumerate(frame[frame["dataset"] == dataset].groupby("method", sort=False)):
             plot_line(ax, curve["n_features"], curve["mean"], method, layer)
         if reference and reference.get(dataset) is not None:

@@ -14,12 +14,13 @@ from matplotlib import colormaps
 from .. import metrics as M
 from ..experiments import settings_by_slug
 from ..graph import pairwise_sq_dists
-from ..plots import count_axis, finish, method_style, panel_grid, plot_line
+from ..plots import count_axis, finish, method_style, panel_grid, plot_line, shade_band
 from ..seeds import derive_seed
 from ..selectors import make_selector
 from ..selectors.nrfs import adaptive_sigma
-from . import NOT_RUN, read_published  # noqa: F401  (read_published: re-exported for the scripts)
+from . import NOT_RUN, REFERENCE, read_published  # noqa: F401  (read_published: re-exported for the scripts)
 from . import verdict as _verdict
+from .benchmark_stats import random_band
 
 PAPER_Q = 50  # Sec. VI-A: q = 50 for Fig. 5 and Fig. 7
 REFERENCES = ("K-means", "NJW")  # Table I rows that cluster all features (no selection)
@@ -197,17 +198,19 @@ def table2_markdown(summaries: dict, published: pd.DataFrame) -> str:
 
 
 def param_columns(experiments: dict) -> pd.DataFrame:
-    """(experiment, method, params slug) -> q and max_nonzero of each configured run, from the config."""
+    """(experiment, method, params slug) -> q and max_nonzero of each configured run, and whether the method is
+    the chance reference (selector Random: a band in Fig. 5, no curve, bar or claim), from the config."""
     rows = []
     for name, exp in experiments.items():
         for method in exp["methods"]:
             for slug, p in settings_by_slug(exp, method).items():
                 rows.append({"experiment": name, "method": method, "params": slug,
+                             "reference": exp["methods"][method]["selector"] == REFERENCE,
                              "q": p.get("n_neighbors_features", np.nan),
                              # a list of cardinalities is one run whose subsets follow min{M, n} already
                              "max_nonzero": (np.nan if isinstance(p.get("max_nonzero"), list)
                                              else p.get("max_nonzero", np.nan))})
-    return pd.DataFrame(rows, columns=["experiment", "method", "params", "q", "max_nonzero"])
+    return pd.DataFrame(rows, columns=["experiment", "method", "params", "reference", "q", "max_nonzero"])
 
 
 def _with_params(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
@@ -240,13 +243,21 @@ def _mcfs_cardinality_rows(frame: pd.DataFrame, n_samples: dict) -> pd.Series:
 
 
 def nmi_curves(frame: pd.DataFrame, params: pd.DataFrame, n_samples: dict) -> pd.DataFrame:
-    """Fig. 5: mean K-means NMI per dataset, method and count (NRFS at q = 50, MCFS at min{M, n})."""
+    """Fig. 5: mean K-means NMI per dataset, method and count (NRFS at q = 50, MCFS at min{M, n}; no Random)."""
     f = _with_params(frame[frame["metric"] == "kmeans_nmi"], params)
-    f = f[(f["method"] != "NRFS") | (f["q"] == PAPER_Q)]
+    f = f[f["reference"].ne(True) & ((f["method"] != "NRFS") | (f["q"] == PAPER_Q))]
     f = f[_mcfs_cardinality_rows(f, n_samples)]
     out = f.groupby(["dataset", "method", "n_features"])["value"].agg(nmi="mean", runs="count").reset_index()
     out["n_features"] = out["n_features"].astype(int)
     return out
+
+
+def nmi_band(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 5's band: per dataset and count the 5-95 % quantiles of the Random methods' NMI over their draws."""
+    f = _with_params(frame[frame["metric"] == "kmeans_nmi"], params)
+    labels = sorted(set(f.loc[f["reference"].eq(True), "method"]))
+    bands = [random_band(f, label) for label in labels]
+    return pd.concat(bands, ignore_index=True) if bands else None
 
 
 def q_curves(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
@@ -259,9 +270,9 @@ def q_curves(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
 
 
 def fit_times(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
-    """Fig. 7: mean fit seconds per dataset and method (NRFS at q = 50)."""
+    """Fig. 7: mean fit seconds per dataset and method (NRFS at q = 50; no Random)."""
     f = _with_params(frame[frame["metric"] == "fit_seconds"], params)
-    f = f[(f["method"] != "NRFS") | (f["q"] == PAPER_Q)]
+    f = f[f["reference"].ne(True) & ((f["method"] != "NRFS") | (f["q"] == PAPER_Q))]
     return f.groupby(["dataset", "method"])["value"].agg(seconds="mean", runs="count").reset_index()
 
 
@@ -330,11 +341,15 @@ def _counts_text(counts) -> str:
     return ", ".join(map(str, counts)) if len(counts) <= 4 else f"{counts[0]}, {counts[1]}, ..., {counts[-1]}"
 
 
-def figure5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict, *, protocol: str = "full"):
-    """Fig. 5: NMI against the number of selected features, one panel per dataset, all-feature K-means dashed."""
+def figure5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict, *, band: pd.DataFrame | None = None,
+            protocol: str = "full"):
+    """Fig. 5: NMI against the number of selected features, one panel per dataset, all-feature K-means dashed,
+    Random's 5-95 % band (``nmi_band``) shaded behind."""
     datasets = _panel_order(curves["dataset"].unique(), groups)
     fig, axes = panel_grid(len(datasets), ncols=4)
     for ax, dataset in zip(axes, datasets):
+        if band is not None:
+            shade_band(ax, band[band["dataset"] == dataset])
         sub = curves[curves["dataset"] == dataset]
         methods = [m for m in FIG5_ORDER if m in set(sub["method"])] + sorted(set(sub["method"]) - set(FIG5_ORDER))
         for layer, method in enumerate(methods):

@@ -10,7 +10,8 @@ in the config's ``python_path``), or the name of an entry point of the group
 
 The contract (README, "Your own data and selector"): a scikit-learn-style estimator class,
 constructible without arguments, with ``get_params`` (``sklearn.base.BaseEstimator`` gives it)
-and ``fit(X)``; after ``fit`` it exposes one of, in this order of precedence,
+and ``fit(X)``; if it declares scikit-learn's ``_parameter_constraints``, the values of its
+configured parameters are checked at start-up; after ``fit`` it exposes one of, in this order of precedence,
 
 * ``ranking_``: one number per feature, lower = better (1 = best, as scikit-learn's RFE);
 * ``scores_``: one score per feature, higher = better;
@@ -112,6 +113,23 @@ def check_params(cls, name: str, params: dict) -> None:
         close = {u: difflib.get_close_matches(u, valid, n=1, cutoff=0.6) for u in unknown}
         hints = "".join(f" ({u!r}: did you mean {c[0]!r}?)" for u, c in close.items() if c)
         raise SelectorError(f"selector {name!r} has no parameter(s) {unknown}{hints}; it takes {valid}.")
+
+
+def check_param_values(cls, name: str, params: dict) -> None:
+    """Build selector ``cls`` with ``params`` and check their values without data; SelectorError naming the selector.
+
+    ufskit's selectors check every parameter against ``constraints.constraints_of``; another estimator
+    is checked when it declares scikit-learn's ``_parameter_constraints`` (its ``_validate_params``).
+    An ``__init__`` that refuses the values is reported the same way.
+    """
+    from .base import ScoreSelector
+
+    try:
+        estimator = cls(**params)
+        if isinstance(estimator, ScoreSelector) or hasattr(cls, "_parameter_constraints"):
+            estimator._validate_params()
+    except (ValueError, TypeError) as e:
+        raise SelectorError(f"selector {name!r}: {e}") from None
 
 
 def fitted_ranking(estimator, n_features: int | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import ScoreSelector
+from .constraints import RANDOM_STATE
 
 
 class Random(ScoreSelector):
@@ -28,6 +29,8 @@ class Random(ScoreSelector):
     random_state : None, int or numpy Generator
         Seed of the permutation; an int gives the same order on every fit.
     """
+
+    _parameter_constraints = {"random_state": RANDOM_STATE}
 
     def __init__(self, n_features_to_select=None, random_state=None):
         super().__init__(n_features_to_select=n_features_to_select)
