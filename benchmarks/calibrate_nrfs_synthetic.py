@@ -21,7 +21,7 @@ import pandas as pd
 
 from ufskit.configio import load_yaml
 from ufskit.experiments import resolve_params
-from ufskit.papers.nrfs_calibration import BASELINES, GENERATOR_PARAMETERS, baseline_nmi, search
+from ufskit.papers.nrfs_calibration import BASELINES, GENERATOR_PARAMETERS, method_nmi, search
 from ufskit.synthetic import N_CLUSTERS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -58,7 +58,7 @@ def main() -> None:
     started = time.perf_counter()
 
     def evaluate(setting):
-        return baseline_nmi(setting, methods, sizes=sizes, data_seeds=range(args.seeds),
+        return method_nmi({**sizes, **setting}, methods, data_seeds=range(args.seeds),
                             kmeans={"n_init": args.starts, "max_iter": 100}, seed=config["seed"])
 
     def log(row):

@@ -21,9 +21,12 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from ..plots import finish, panel_grid, plot_line
 from ..seeds import derive_seed
-from ..synthetic import nrfs_synthetic
-from .nrfs import REFERENCES, fit_subset, table1_runs
+from ..synthetic import FIGURE_READING, nrfs_synthetic
+from . import NOT_RUN
+from . import verdict as _verdict
+from .nrfs import REFERENCES, TABLE1_ORDER, fit_subset, table1_runs
 
 BASELINES = ("K-means", "NJW", "SPEC", "LS", "MCFS", "NDFS")
 GENERATOR_PARAMETERS = ("noise_scale", "noise_distribution", "cluster_spread", "cluster_separation")
@@ -41,10 +44,11 @@ START_STEPS = {"noise_scale": 1.25, "cluster_spread": 0.25, "cluster_separation"
 BOUNDS = {"noise_scale": (10.0, 5000.0), "cluster_spread": (0.1, 3.0), "cluster_separation": (0.1, 1.5)}
 
 
-def baseline_nmi(setting: dict, methods: dict, *, sizes: dict | None = None, data_seeds=(0,),
-                 kmeans: dict | None = None, seed: int = 0) -> pd.DataFrame:
-    """Mean NMI (on the normal instances) per method and variant on data generated with ``setting``.
+def method_nmi(options: dict, methods: dict, *, data_seeds=(0,), kmeans: dict | None = None,
+               seed: int = 0) -> pd.DataFrame:
+    """Mean NMI (on the normal instances) per method and variant on data generated with ``options``.
 
+    ``options`` are ``nrfs_synthetic``'s keyword arguments (sizes and generator setting);
     ``methods`` maps a Table I row to None (K-means, NJW: all features) or {selector, params}
     (4 features, the count of Table I). Each generator seed in ``data_seeds`` gives one data set;
     every method is fitted once on it (and once on its normal rows) and clustered once with
@@ -53,7 +57,7 @@ def baseline_nmi(setting: dict, methods: dict, *, sizes: dict | None = None, dat
     kmeans = {"n_init": 10, "max_iter": 100, **(kmeans or {})}
     frames = []
     for data_seed in data_seeds:
-        ds = nrfs_synthetic(**(sizes or {}), **setting, random_state=int(data_seed))
+        ds = nrfs_synthetic(**options, random_state=int(data_seed))
         noise = ds.info["noise_indices"]
         for method, spec in methods.items():
             run_seed = derive_seed(seed, data_seed, method)
@@ -63,6 +67,22 @@ def baseline_nmi(setting: dict, methods: dict, *, sizes: dict | None = None, dat
                                       total_runs=1, kmeans=kmeans, seed=run_seed))
     runs = pd.concat(frames, ignore_index=True)
     return runs.groupby(["method", "variant"], sort=False)["nmi"].mean().reset_index()
+
+
+def sensitivity(base: dict, sweeps: dict, methods: dict, **kwargs) -> pd.DataFrame:
+    """``method_nmi`` with one generator option at a time moved away from ``base``.
+
+    ``sweeps`` maps an option of ``nrfs_synthetic`` (e.g. noise_scale, n_noise) to its values;
+    ``kwargs`` go to ``method_nmi``. One row per (parameter, value, method, variant).
+    """
+    frames = []
+    for parameter, values in sweeps.items():
+        if parameter not in base:
+            raise ValueError(f"sensitivity: {parameter!r} is not an option of the base setting {sorted(base)}.")
+        for value in values:
+            frame = method_nmi({**base, parameter: value}, methods, **kwargs)
+            frames.append(frame.assign(parameter=parameter, value=float(value)))
+    return pd.concat(frames, ignore_index=True)[["parameter", "value", "method", "variant", "nmi"]]
 
 
 def objective(nmi: pd.DataFrame, published: pd.DataFrame) -> float:
@@ -111,7 +131,7 @@ def _neighbours(point: dict, steps: dict) -> list[dict]:
 def search(evaluate, published: pd.DataFrame, *, grid: dict = COARSE_GRID, rounds: int = 4, log=None) -> pd.DataFrame:
     """Coarse grid, then pattern search from its best point; one row per point tried.
 
-    ``evaluate(setting)`` returns ``baseline_nmi``'s frame. The refinement tries each continuous
+    ``evaluate(setting)`` returns ``method_nmi``'s frame. The refinement tries each continuous
     parameter one step up and down from the best point so far, moves to the best improvement,
     and halves the steps when none improves; it stops after ``rounds`` halvings. Points already
     tried are not evaluated twice. The ``stage`` column says "grid" or "refine".
@@ -146,3 +166,109 @@ def search(evaluate, published: pd.DataFrame, *, grid: dict = COARSE_GRID, round
     frame["chosen"] = False
     frame.loc[frame["objective"].idxmin(), "chosen"] = True
     return frame
+
+
+# ---- the sensitivity figure and its claim -------------------------------------------------------
+
+SWEEP_LABELS = {
+    "noise_scale": "noise-feature scale s",
+    "n_noise": "number of noisy instances",
+    "cluster_spread": "cluster spread (x Fig. 1's)",
+    "cluster_separation": "cluster separation (x Fig. 1's)",
+}
+REFERENCE_STYLE = {"K-means": {"color": "black", "marker": "."}, "NJW": {"color": "tab:gray", "marker": "x"}}
+PAPER_VALUES = {"n_noise": 80, "n_per_cluster": 300, "n_features": 34}  # stated in Sec. II-B
+
+
+def _order(methods) -> list[str]:
+    known = [m for m in TABLE1_ORDER if m in set(methods)]
+    return known + sorted(set(methods) - set(known))
+
+
+SWEEPABLE = ("noise_scale", "n_noise", "cluster_spread", "cluster_separation")
+
+
+def check_sensitivity(spec) -> dict:
+    """An experiment's ``protocol.sensitivity``: {option: [values], ..., data_seeds: int, kmeans_starts: int}.
+
+    Options are those of ``SWEEPABLE``, each with at least two values; returns
+    {"sweeps": {option: values}, "data_seeds": int, "kmeans_starts": int} or raises ValueError.
+    """
+    if not isinstance(spec, dict):
+        raise ValueError(f"protocol.sensitivity must be a mapping, got {spec!r}.")
+    spec = dict(spec)
+    counts = {k: spec.pop(k, 1 if k == "data_seeds" else 10) for k in ("data_seeds", "kmeans_starts")}
+    for key, value in counts.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"protocol.sensitivity.{key} must be an int >= 1, got {value!r}.")
+    unknown = sorted(set(spec) - set(SWEEPABLE))
+    if unknown or not spec:
+        raise ValueError(f"protocol.sensitivity: sweep one or more of {SWEEPABLE}, got {sorted(spec) or 'none'}.")
+    for key, values in spec.items():
+        if not isinstance(values, list) or len(values) < 2:
+            raise ValueError(f"protocol.sensitivity.{key} must be a list of at least 2 values, got {values!r}.")
+    return {"sweeps": spec, **counts}
+
+
+def figure_sensitivity(frame: pd.DataFrame, published: pd.DataFrame, base: dict, *, protocol: str = "full"):
+    """NMI (all instances) of every method against each swept generator option, one panel per option.
+
+    The calibrated value of the option (``base``) is a dotted line with the published Table I
+    values as stars on it; the figure reading (Fig. 1's axes, ``FIGURE_READING``) or the paper's
+    stated count (80 noisy instances) a dashed line.
+    """
+    parameters = list(dict.fromkeys(frame["parameter"]))
+    fig, axes = panel_grid(len(parameters), ncols=len(parameters), panel_size=(4.2, 3.2))
+    pub = published.set_index("method")["nmi_all_instances"]
+    reading = {**FIGURE_READING, **PAPER_VALUES}
+    for ax, parameter in zip(axes, parameters):
+        sub = frame[(frame["parameter"] == parameter) & (frame["variant"] == "all")]
+        starred = False
+        for layer, method in enumerate(_order(sub["method"].unique())):
+            line = sub[sub["method"] == method].sort_values("value")
+            (drawn,) = plot_line(ax, line["value"], line["nmi"], method, layer, label=method,
+                                 **REFERENCE_STYLE.get(method, {}))
+            if method in pub.index:
+                ax.scatter([base[parameter]], [pub.get(method, np.nan)], marker="*", s=90, color=drawn.get_color(),
+                           edgecolors="black", linewidths=0.5, zorder=6,
+                           label="_nolegend_" if starred else "published (Table I)")
+                starred = True
+        ax.axvline(base[parameter], color="gray", linestyle=":", linewidth=1, label="calibrated setting")
+        if parameter in reading and reading[parameter] != base[parameter]:
+            ax.axvline(reading[parameter], color="gray", linestyle="--", linewidth=1,
+                       label="Fig. 1 reading / paper's count")
+        ax.set_xlabel(SWEEP_LABELS.get(parameter, parameter))
+        ax.set_ylabel("NMI (all instances)")
+        ax.set_ylim(-0.03, 1.05)
+        ax.set_title(f"NMI against the {SWEEP_LABELS.get(parameter, parameter)}")
+    title = ("Synthetic data (Table I): K-means NMI of every method as one generator choice moves away from the "
+             "calibrated setting")
+    return finish(fig, axes, title=title, protocol=protocol)
+
+
+def claim_robustness(frame: pd.DataFrame, *, fails_below: float = 0.9, margin: float = 0.1) -> tuple[str, str]:
+    """Does NRFS keep its advantage where the noise defeats the baselines (sensitivity sweep, all instances)?
+
+    A sweep point "defeats the baselines" when the best baseline's NMI is below ``fails_below``;
+    there NRFS must reach ``fails_below`` and beat the best baseline by ``margin``. Holds at every
+    such point: "holds"; at some: "partly holds".
+    """
+    sub = frame[frame["variant"] == "all"].pivot_table(index=["parameter", "value"], columns="method", values="nmi")
+    baselines = [m for m in sub.columns if m != "NRFS"]
+    if "NRFS" not in sub or not baselines:
+        return NOT_RUN, "the sensitivity sweep has no NRFS or no baseline."
+    best = sub[baselines].max(axis=1)
+    hard = best < fails_below
+    wins = hard & (sub["NRFS"] >= fails_below) & (sub["NRFS"] >= best + margin)
+
+    def where(mask):
+        return "; ".join(f"{p} = {v:g}" for p, v in sub.index[mask]) or "none"
+
+    text = (f"Sweep points where the best baseline stays below NMI {fails_below}: {int(hard.sum())} of {len(sub)}. "
+            f"NRFS reaches {fails_below} and beats the best baseline by >= {margin} at {int(wins.sum())} of them "
+            f"({where(wins)}); its advantage vanishes at {where(hard & ~wins)}. NRFS's NMI per point: "
+            + ", ".join(f"{p} = {v:g}: {n:.2f} (best baseline {b:.2f})"
+                        for (p, v), n, b in zip(sub.index, sub["NRFS"], best)) + ".")
+    if not hard.any():
+        return NOT_RUN, text + " No point defeats the baselines, so the sweep cannot judge the claim."
+    return _verdict(bool(wins[hard].all()), bool(wins.any())), text
