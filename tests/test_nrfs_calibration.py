@@ -62,6 +62,23 @@ def test_search_finds_the_planted_minimum_and_records_every_point():
     assert {"K-means_all", "NDFS_normal", "NRFS_all"} <= set(frame.columns)
 
 
+def test_search_chooses_among_the_confirmed_points():
+    """The cheap evaluation flatters the largest noise scale; the confirming one does not."""
+    def evaluate(setting, lucky=True):
+        gap = abs(np.log(setting["noise_scale"] / 400))
+        if lucky and setting["noise_scale"] >= 1000:
+            gap = 0.0
+        return nmi_frame({("LS", "all"): gap})
+
+    grid = {"noise_distribution": ["uniform"], "noise_scale": [150.0, 400.0, 1000.0],
+            "cluster_spread": [1.0], "cluster_separation": [1.0]}
+    frame = C.search(evaluate, PUBLISHED, grid=grid, starts=1, rounds=1, confirm=lambda s: evaluate(s, False),
+                     n_confirm=3)
+    confirmed = frame[frame["stage"] == "confirm"]
+    assert len(confirmed) == 3 and frame.loc[frame["chosen"], "stage"].tolist() == ["confirm"]
+    assert frame.loc[frame["chosen"], "noise_scale"].item() == 400.0
+
+
 def test_method_nmi_sees_the_noise_scale():
     """Small data: on Fig. 1's axes K-means and LS find the clusters; with noise features 30x wider they do not."""
     sizes = {"n_per_cluster": 40, "n_noise": 8, "n_features": 10}
