@@ -258,7 +258,9 @@ def figure_sensitivity(frame: pd.DataFrame, published: pd.DataFrame, base: dict,
         if parameter in reading and reading[parameter] != base[parameter]:
             ax.axvline(reading[parameter], color="gray", linestyle="--", linewidth=1,
                        label="Fig. 1 reading / paper's count")
-        ax.set_xlabel(SWEEP_LABELS.get(parameter, parameter))
+        if parameter == "noise_scale":
+            ax.set_xscale("log")  # the sweep spans an order of magnitude
+        ax.set_xlabel(SWEEP_LABELS.get(parameter, parameter) + (" (log scale)" if parameter == "noise_scale" else ""))
         ax.set_ylabel("NMI (all instances)")
         ax.set_ylim(-0.03, 1.05)
         ax.set_title(f"NMI against the {SWEEP_LABELS.get(parameter, parameter)}")
