@@ -1,6 +1,7 @@
 """Calibrate the NRFS synthetic generator to Table I's baselines (issue 22); not a workflow step.
 
     python benchmarks/calibrate_nrfs_synthetic.py [--seeds 2] [--confirm-seeds 6] [--kmeans-starts 10] [--out CSV]
+    python benchmarks/calibrate_nrfs_synthetic.py --scan-scales 380 385 390 395   # then: the transition
 
 Objective and search: ``ufskit.papers.nrfs_calibration`` (sum of squared NMI differences to the
 published K-means, NJW, SPEC, LS, MCFS, NDFS values, both columns; NRFS never counts). The
@@ -22,8 +23,8 @@ import pandas as pd
 
 from ufskit.configio import load_yaml
 from ufskit.experiments import resolve_params
-from ufskit.papers.nrfs_calibration import BASELINES, GENERATOR_PARAMETERS, method_nmi, search
-from ufskit.synthetic import N_CLUSTERS
+from ufskit.papers.nrfs_calibration import BASELINES, GENERATOR_PARAMETERS, method_nmi, point_row, search
+from ufskit.synthetic import FIGURE_READING, N_CLUSTERS
 
 REPO = Path(__file__).resolve().parents[1]
 EXPERIMENT = "nrfs_synthetic"
@@ -53,6 +54,9 @@ def main() -> None:
     parser.add_argument("--starts", dest="refine_starts", type=int, default=3,
                         help="best grid points the pattern search starts from")
     parser.add_argument("--rounds", type=int, default=3, help="step shrinkings of each pattern search")
+    parser.add_argument("--scan-scales", dest="scan_scales", type=float, nargs="+",
+                        help="instead of the search: the figure reading at these noise scales, on --confirm-seeds "
+                             "data sets, appended to --out (stage 'scan')")
     parser.add_argument("--out", type=Path, default=REPO / "docs/fidelity/nrfs_synthetic_calibration.csv")
     args = parser.parse_args()
 
@@ -71,6 +75,19 @@ def main() -> None:
         print(f"{time.perf_counter() - started:7.1f}s {row['stage']:6s} "
               + " ".join(f"{k}={row[k]}" for k in GENERATOR_PARAMETERS) + f"  objective {row['objective']:.4f}",
               flush=True)
+
+    if args.scan_scales:
+        rows = []
+        for scale in args.scan_scales:
+            setting = {**FIGURE_READING, "noise_scale": scale}
+            rows.append(point_row("scan", setting, evaluate(setting, args.confirm_seeds), published))
+            log(rows[-1])
+        scan = pd.DataFrame(rows).assign(chosen=False)
+        scan.insert(1, "seeds", args.confirm_seeds)
+        scan.insert(2, "kmeans_starts", args.kmeans_starts)
+        frame = pd.concat([pd.read_csv(args.out), scan.round(4)], ignore_index=True)
+        frame.to_csv(args.out, index=False)
+        return
 
     frame = search(evaluate, published, starts=args.refine_starts, rounds=args.rounds, log=log,
                    confirm=lambda setting: evaluate(setting, args.confirm_seeds))

@@ -56,7 +56,7 @@ def test_smoke_nrfs_end_to_end(tmp_path, mirror):
     assert t1.loc["NRFS", "published_nmi_all"] == 1.0 and t1.loc["NJW", "published_nmi_normal"] == 0.1097
     assert (t1["runs"] == 2).all() and t1.loc["NRFS", "informative_share_all_fig"] > 0
     # beside the calibrated data, the figure reading (Fig. 1's axes at face value): every method separates it
-    assert t1[["nmi_all_fig", "nmi_normal_fig"]].stack().between(0.9, 1).all()
+    assert t1[["nmi_all_fig", "nmi_normal_fig"]].stack().between(0.8, 1).all()
     assert "| NRFS |" in (res / "table1.md").read_text()
     assert "| Brain_Tumor2 | 50 (50) |" in (res / "table2.md").read_text()
 

@@ -106,7 +106,8 @@ def objective(nmi: pd.DataFrame, published: pd.DataFrame) -> float:
     return total
 
 
-def _row(stage: str, setting: dict, nmi: pd.DataFrame, published: pd.DataFrame) -> dict:
+def point_row(stage: str, setting: dict, nmi: pd.DataFrame, published: pd.DataFrame) -> dict:
+    """One row of the search's table: stage, setting, objective, then each method's NMI per variant."""
     cells = {f"{r.method}_{r.variant}": r.nmi for r in nmi.itertuples()}
     return {"stage": stage, **setting, "objective": objective(nmi, published), **cells}
 
@@ -148,7 +149,7 @@ def search(evaluate, published: pd.DataFrame, *, grid: dict = COARSE_GRID, start
     def visit(stage, setting):
         key = tuple(sorted(setting.items()))
         if key not in seen:
-            seen[key] = _row(stage, setting, evaluate(setting), published)
+            seen[key] = point_row(stage, setting, evaluate(setting), published)
             rows.append(seen[key])
             if log:
                 log(seen[key])
@@ -179,7 +180,7 @@ def search(evaluate, published: pd.DataFrame, *, grid: dict = COARSE_GRID, start
         best_rows = sorted(rows, key=lambda r: r["objective"])[:n_confirm]
         for row in best_rows:
             setting = {k: row[k] for k in GENERATOR_PARAMETERS}
-            rows.append(_row("confirm", setting, confirm(setting), published))
+            rows.append(point_row("confirm", setting, confirm(setting), published))
             if log:
                 log(rows[-1])
     frame = pd.DataFrame(rows)
