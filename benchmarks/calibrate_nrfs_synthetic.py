@@ -1,7 +1,8 @@
 """Calibrate the NRFS synthetic generator to Table I's baselines (issue 22); not a workflow step.
 
     python benchmarks/calibrate_nrfs_synthetic.py [--seeds 2] [--confirm-seeds 6] [--kmeans-starts 10] [--out CSV]
-    python benchmarks/calibrate_nrfs_synthetic.py --scan-scales 380 385 390 395   # then: the transition
+    python benchmarks/calibrate_nrfs_synthetic.py --scan-scales 370 380 385 390 395 400  # then: the transition
+    python benchmarks/calibrate_nrfs_synthetic.py --admissible  # then: only settings whose f1-f4 separate
 
 Objective and search: ``ufskit.papers.nrfs_calibration`` (sum of squared NMI differences to the
 published K-means, NJW, SPEC, LS, MCFS, NDFS values, both columns; NRFS never counts). The
@@ -23,7 +24,15 @@ import pandas as pd
 
 from ufskit.configio import load_yaml
 from ufskit.experiments import resolve_params
-from ufskit.papers.nrfs_calibration import BASELINES, GENERATOR_PARAMETERS, method_nmi, point_row, search
+from ufskit.papers.nrfs_calibration import (
+    BASELINES,
+    GENERATOR_PARAMETERS,
+    SEPARABLE,
+    informative_nmi,
+    method_nmi,
+    point_row,
+    search,
+)
 from ufskit.synthetic import FIGURE_READING, N_CLUSTERS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -57,6 +66,9 @@ def main() -> None:
     parser.add_argument("--scan-scales", dest="scan_scales", type=float, nargs="+",
                         help="instead of the search: the figure reading at these noise scales, on --confirm-seeds "
                              "data sets, appended to --out (stage 'scan')")
+    parser.add_argument("--admissible", action="store_true",
+                        help="instead of the search: mark the points of --out whose f1-f4 separate the clusters "
+                             "(K-means NMI >= 0.99, Sec. V-A), confirm the 5 best of them and choose among those")
     parser.add_argument("--out", type=Path, default=REPO / "docs/fidelity/nrfs_synthetic_calibration.csv")
     args = parser.parse_args()
 
@@ -87,6 +99,32 @@ def main() -> None:
         scan.insert(2, "kmeans_starts", args.kmeans_starts)
         frame = pd.concat([pd.read_csv(args.out), scan.round(4)], ignore_index=True)
         frame.to_csv(args.out, index=False)
+        return
+
+    if args.admissible:
+        frame = pd.read_csv(args.out)
+        frame["f1-f4_nmi"] = [informative_nmi({**sizes, **{k: r[k] for k in GENERATOR_PARAMETERS}},
+                                              data_seeds=range(r["seeds"]), seed=config["seed"])
+                              for _, r in frame.iterrows()]
+        frame["admissible"] = frame["f1-f4_nmi"] >= SEPARABLE
+        frame["chosen"] = False
+        searched = frame["stage"].eq("grid") | frame["stage"].str.startswith("refine")
+        ok = frame[frame["admissible"] & searched]
+        rows = []
+        for _, r in ok.sort_values("objective").head(5).iterrows():
+            setting = {k: r[k] for k in GENERATOR_PARAMETERS}
+            rows.append(point_row("confirm admissible", setting, evaluate(setting, args.confirm_seeds), published))
+            log(rows[-1])
+        confirmed = pd.DataFrame(rows).assign(seeds=args.confirm_seeds, kmeans_starts=args.kmeans_starts,
+                                              admissible=True, chosen=False)
+        confirmed["f1-f4_nmi"] = [informative_nmi({**sizes, **{k: r[k] for k in GENERATOR_PARAMETERS}},
+                                                  data_seeds=range(args.confirm_seeds), seed=config["seed"])
+                                  for _, r in confirmed.iterrows()]
+        confirmed.loc[confirmed["objective"].idxmin(), "chosen"] = True
+        frame = pd.concat([frame, confirmed[frame.columns]], ignore_index=True).round(4)
+        frame.to_csv(args.out, index=False)
+        best = frame[frame["chosen"]].iloc[0]
+        print("chosen:", {k: best[k] for k in GENERATOR_PARAMETERS}, f"objective {best['objective']:.4f}")
         return
 
     frame = search(evaluate, published, starts=args.refine_starts, rounds=args.rounds, log=log,
