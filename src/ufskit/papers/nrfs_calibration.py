@@ -10,8 +10,9 @@ baselines on data generated with it and comparing their NMI with the published v
 The baselines are K-means and NJW on all features and SPEC, LS, MCFS and NDFS; NRFS itself is
 never part of the objective, so its NMI on the calibrated data is a prediction, not a fit.
 ``search`` tries a coarse grid, then refines the best point by a pattern search (each continuous
-parameter up and down by a step, steps halved when nothing improves). Every point it tries is
-returned, so the search can be read and rerun (scripts/calibrate_nrfs_synthetic.py).
+parameter up and down by a step, steps shrunk when nothing improves). Every point it tries is
+returned, so the search can be read and rerun (benchmarks/calibrate_nrfs_synthetic.py). A setting
+is admissible only if f1-f4 alone separate the clusters (``informative_nmi``, Sec. V-A).
 """
 
 from __future__ import annotations
