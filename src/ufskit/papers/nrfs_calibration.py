@@ -21,6 +21,7 @@ import itertools
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import NullLocator
 
 from .. import metrics as M
 from ..plots import finish, panel_grid, plot_line
@@ -281,7 +282,10 @@ def figure_sensitivity(frame: pd.DataFrame, published: pd.DataFrame, base: dict,
             ax.axvline(reading[parameter], color="gray", linestyle="--", linewidth=1,
                        label="Fig. 1 reading / paper's count")
         if parameter == "noise_scale":
-            ax.set_xscale("log")  # the sweep spans an order of magnitude
+            ax.set_xscale("log")  # the sweep spans an order of magnitude; ticks at the swept values
+            ticks = sorted(sub["value"].unique())
+            ax.set_xticks(ticks, [f"{v:.0f}" for v in ticks], rotation=45, fontsize=7)
+            ax.xaxis.set_minor_locator(NullLocator())
         ax.set_xlabel(SWEEP_LABELS.get(parameter, parameter) + (" (log scale)" if parameter == "noise_scale" else ""))
         ax.set_ylabel("NMI (all instances)")
         ax.set_ylim(-0.03, 1.05)
