@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 
 from ufskit.papers import nrfs as P
+from ufskit.papers.nrfs_calibration import claim_robustness
 from ufskit.runlog import start
 from ufskit.scorecard import claims_frame
 
@@ -17,6 +18,10 @@ if "table1" in names:
     s = np.load(inp.sampling)
     claims.append(("NRFS/Fig4", "Fig. 4: the sampling keeps representatives and drops the noisy instances",
                    *P.claim_sampling(s["noise_indices"], s["removed"], s["representatives"])))
+if "sensitivity" in names:
+    claims.append(("NRFS/Robust", ("Sec. I-II: NRFS resists noisy features and noisy instances where the baselines "
+                                   "fail (synthetic data, swept generator options)"),
+                   *claim_robustness(pd.read_csv(inp.sensitivity))))
 if "fig5" in names:
     kmeans_all = pd.concat([pd.read_parquet(p) for p in inp.kmeans_all], ignore_index=True)
     claims.append(("NRFS/Fig5", ("Fig. 5: NRFS above LS, SPEC, MCFS, NDFS and all-feature K-means; > 10% above MCFS "

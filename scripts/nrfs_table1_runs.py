@@ -16,6 +16,7 @@ selections = [load_selection(p).features(count) for p in snakemake.input.selecti
 frame = table1_runs(ds.X, ds.y, ds.info["noise_indices"], snakemake.wildcards.method, count=count, spec=spec,
                     selections=selections, total_runs=snakemake.params.total_runs, kmeans=snakemake.params.kmeans,
                     seed=snakemake.params.seed)
+frame.insert(0, "dataset", snakemake.wildcards.dataset)
 frame.to_parquet(snakemake.output[0], index=False)
-log.info("%s: %d runs, mean NMI %s", snakemake.wildcards.method, len(frame),
+log.info("%s on %s: %d runs, mean NMI %s", snakemake.wildcards.method, snakemake.wildcards.dataset, len(frame),
          frame.groupby("variant")["nmi"].mean().round(4).to_dict())

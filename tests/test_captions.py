@@ -83,6 +83,7 @@ CASES = {
     "nrfs_fig6": ("smoke_nrfs", {}, {}),
     "nrfs_fig7": ("smoke_nrfs", {}, {}),
     "nrfs_table1": ("smoke_nrfs", {}, {}),
+    "nrfs_sensitivity": ("smoke_nrfs", {}, {}),
     "nrfs_table2": ("smoke_nrfs", {}, {}),
     "nrfs_claims": ("smoke_nrfs", {}, {}),
     "benchmark_heatmap": ("smoke_benchmark", {}, {}),

@@ -18,7 +18,7 @@ from matplotlib.text import Text
 
 from ufskit import plots
 from ufskit.papers import benchmark as B
-from ufskit.papers import ils, kudfs, nrfs
+from ufskit.papers import ils, kudfs, nrfs, nrfs_calibration
 from ufskit.papers import ivfs_report as R
 from ufskit.papers.benchmark_stats import random_band
 
@@ -148,6 +148,17 @@ def nrfs_fig7(n):
     return nrfs.figure7(pd.DataFrame(rows), _groups(n))
 
 
+def nrfs_sensitivity(n):
+    base = {"noise_scale": 400.0, "n_noise": 80, "cluster_spread": 1.0, "cluster_separation": 1.0}
+    parameters = list(base)[:min(n, len(base))]
+    rows = [{"parameter": p, "value": base[p] * f, "method": m, "variant": v, "nmi": 1.0 / (1 + i * f)}
+            for p in parameters for f in (0.5, 1.0, 2.0) for i, m in enumerate(nrfs.TABLE1_ORDER)
+            for v in ("all", "normal")]
+    published = pd.DataFrame({"method": list(nrfs.TABLE1_ORDER), "nmi_all_instances": 0.2,
+                              "nmi_normal_instances": 0.3})
+    return nrfs_calibration.figure_sensitivity(pd.DataFrame(rows), published, base, protocol="quick")
+
+
 def benchmark_heatmap(n):
     methods = {"Variance": "Variance", "LS": "LaplacianScore", "SPEC": "SPEC", "KernelUDFS": "KernelUDFS"}
     experiments = {"lowdim": {"datasets": _names(n), "methods": {m: {"selector": s} for m, s in methods.items()}}}
@@ -161,7 +172,8 @@ def benchmark_heatmap(n):
 
 
 FIGURES = {f.__name__: f for f in (ils_fig1, ils_fig2, ils_fig3, ivfs_curves, ivfs_fig4, kudfs_fig1, kudfs_fig2,
-                                   nrfs_fig1, nrfs_fig4, nrfs_fig5, nrfs_fig6, nrfs_fig7, benchmark_heatmap)}
+                                   nrfs_fig1, nrfs_fig4, nrfs_fig5, nrfs_fig6, nrfs_fig7, nrfs_sensitivity,
+                                   benchmark_heatmap)}
 
 
 # ---- the checks ----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ QUICK = ("--configfile", str(ROOT / "config/quick.yaml"))
 REPORTS = {"quick_ils": "ils", "quick_kudfs": "kudfs", "quick_nrfs": "nrfs", "quick_ivfs": "ivfs",
            "quick_benchmark": "benchmark"}
 FIGURES = {"ils": {"fig1.png", "fig2.png", "fig3.png"}, "kudfs": {"fig1.png", "fig2.png"},
-           "nrfs": {"fig1.png", "fig4.png", "fig5.png", "fig6.png", "fig7.png"},
+           "nrfs": {"fig1.png", "fig4.png", "fig5.png", "fig6.png", "fig7.png", "sensitivity.png"},
            "ivfs": {"fig2.png", "fig3.png", "fig4.png"}, "benchmark": {"heatmap.png"}}
 
 

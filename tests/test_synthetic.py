@@ -8,7 +8,7 @@ from scipy.stats import kurtosis
 from sklearn.cluster import KMeans
 from sklearn.metrics import normalized_mutual_info_score
 
-from ufskit.synthetic import cluster_centres, nrfs_synthetic
+from ufskit.synthetic import FIGURE_READING, cluster_centres, nrfs_synthetic
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +85,57 @@ def test_gaussian_and_uniform_planes_as_in_fig1():
 def test_bad_sizes(kwargs):
     with pytest.raises(ValueError):
         nrfs_synthetic(**kwargs)
+
+
+# ---- the generator's readings of what Fig. 1 leaves open (issue 22) ----------------------------------
+
+
+def test_defaults_are_the_figure_reading():
+    np.testing.assert_array_equal(nrfs_synthetic(n_per_cluster=20, random_state=5).X,
+                                  nrfs_synthetic(n_per_cluster=20, random_state=5, **FIGURE_READING).X)
+    assert FIGURE_READING == {"noise_scale": 150.0, "noise_distribution": "uniform", "cluster_spread": 1.0,
+                              "cluster_separation": 1.0}
+
+
+def test_noise_scale_and_distribution_shape_only_the_noise_features():
+    kw = {"n_per_cluster": 500, "n_noise": 0, "n_features": 14, "random_state": 2}
+    uniform = nrfs_synthetic(noise_scale=600.0, **kw)
+    gauss = nrfs_synthetic(noise_scale=600.0, noise_distribution="gaussian", **kw)
+    # the informative planes are drawn first from the same stream: identical whatever the noise
+    np.testing.assert_array_equal(uniform.X[:, :4], nrfs_synthetic(**kw).X[:, :4])
+    np.testing.assert_array_equal(gauss.X[:, :4], uniform.X[:, :4])
+    u = uniform.X[:, 4:]
+    assert u.min() >= 0 and u.max() <= 600 and u.min() < 1 and u.max() > 599
+    assert u.std() == pytest.approx(600 / np.sqrt(12), rel=0.02)
+    g = gauss.X[:, 4:]
+    assert g.mean() == pytest.approx(300, abs=2) and g.std() == pytest.approx(100, rel=0.02)
+    assert np.abs(kurtosis(g.ravel())) < 0.1
+    assert uniform.info["noise_scale"] == 600.0 and gauss.info["noise_distribution"] == "gaussian"
+
+
+def test_cluster_spread_scales_sds_and_rectangles_around_the_same_centres():
+    ds = nrfs_synthetic(n_per_cluster=4000, n_noise=0, n_features=4, cluster_spread=2.0, random_state=4)
+    red, green = ds.X[ds.y == 0], ds.X[ds.y == 2]
+    np.testing.assert_allclose(red[:, :2].std(axis=0), [30, 30], rtol=0.05)  # Gaussian sd 15 -> 30
+    np.testing.assert_allclose(red[:, :2].mean(axis=0), [100, 150], atol=2)
+    # green's (f1, f2) rectangle [50, 150] x [20, 80] -> [0, 200] x [-10, 110]
+    np.testing.assert_allclose(green[:, :2].min(axis=0), [0, -10], atol=0.5)
+    np.testing.assert_allclose(green[:, :2].max(axis=0), [200, 110], atol=0.5)
+
+
+def test_cluster_separation_moves_centres_towards_the_middle_of_the_axes():
+    # middles: (200, 100) in (f1, f2), (100, 100) in (f3, f4); red: Gaussian (100, 150), rectangle centre (50, 150)
+    np.testing.assert_allclose(cluster_centres(0.5)[0], [150, 125, 75, 125])
+    np.testing.assert_allclose(cluster_centres(1.0), cluster_centres())
+    ds = nrfs_synthetic(n_per_cluster=4000, n_noise=0, n_features=4, cluster_separation=0.5, random_state=4)
+    np.testing.assert_allclose(ds.X[ds.y == 1].mean(axis=0), cluster_centres(0.5)[1], atol=2)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"noise_scale": 0}, "noise_scale"), ({"noise_scale": "big"}, "noise_scale"),
+    ({"noise_distribution": "laplace"}, "noise_distribution"), ({"cluster_spread": -1.0}, "cluster_spread"),
+    ({"cluster_separation": 2.0}, "cluster_separation"), ({"cluster_separation": 0}, "cluster_separation"),
+])
+def test_bad_generator_options_name_the_parameter(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        nrfs_synthetic(n_per_cluster=5, **kwargs)

@@ -40,7 +40,18 @@ _PLANE_34 = (
     ("gauss", (150.0, 150.0), 10.0),
 )
 _INFORMATIVE_RANGE = (np.zeros(4), np.array([400.0, 200.0, 200.0, 200.0]))
-_NOISE_FEATURE_RANGE = (0.0, 150.0)
+NOISE_DISTRIBUTIONS = ("uniform", "gaussian")
+
+# The reading of Fig. 1 used until the calibration (issue 22): its axes taken at face value.
+FIGURE_READING = {
+    "noise_scale": 150.0,  # noise features on [0, 150], Fig. 1c's axes
+    "noise_distribution": "uniform",
+    "cluster_spread": 1.0,  # the sds and rectangle half-widths above, unscaled
+    "cluster_separation": 1.0,  # the centres above, unmoved
+}
+
+
+_PLANE_MIDDLES = (np.array([200.0, 100.0]), np.array([100.0, 100.0]))  # centres of Fig. 1a's and 1b's axes
 
 
 def _plane(spec, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -55,9 +66,26 @@ def _centre(spec) -> np.ndarray:
     return np.asarray(a) if kind == "gauss" else (np.asarray(a) + np.asarray(b)) / 2
 
 
-def cluster_centres() -> np.ndarray:
+def _reshape(spec, middle: np.ndarray, spread: float, separation: float):
+    """One cluster's plane spec with its centre moved to ``middle + separation * (centre - middle)`` and its
+    sd or rectangle half-widths multiplied by ``spread``."""
+    kind, a, b = spec
+    centre = middle + separation * (_centre(spec) - middle)
+    if kind == "gauss":
+        return kind, centre, b * spread
+    half = spread * (np.asarray(b) - np.asarray(a)) / 2
+    return kind, centre - half, centre + half
+
+
+def _planes(spread: float = 1.0, separation: float = 1.0):
+    """(plane (f1, f2), plane (f3, f4)) per cluster, reshaped by ``_reshape``."""
+    return [tuple(_reshape(spec, middle, spread, separation) for spec, middle in zip(pair, _PLANE_MIDDLES))
+            for pair in zip(_PLANE_12, _PLANE_34)]
+
+
+def cluster_centres(cluster_separation: float = 1.0) -> np.ndarray:
     """The 4 x 4 centres (Gaussian means, rectangle midpoints) of the clusters in f1-f4."""
-    return np.array([np.r_[_centre(p), _centre(q)] for p, q in zip(_PLANE_12, _PLANE_34)])
+    return np.array([np.r_[_centre(p), _centre(q)] for p, q in _planes(separation=cluster_separation)])
 
 
 def _check_count(value, name: str, minimum: int) -> int:
@@ -66,27 +94,64 @@ def _check_count(value, name: str, minimum: int) -> int:
     return int(value)
 
 
-def nrfs_synthetic(n_per_cluster: int = 300, n_noise: int = 80, n_features: int = 34, random_state=0) -> Dataset:
+def _check_positive(value, name: str, maximum: float = np.inf) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not 0 < value <= maximum:
+        raise ValueError(f"{name} must be a number in (0, {maximum}], got {value!r}.")
+    return float(value)
+
+
+def noise_features(n: int, n_noise_features: int, scale: float, distribution: str,
+                   rng: np.random.Generator) -> np.ndarray:
+    """The uninformative columns: uniform on [0, scale], or Gaussian with mean scale / 2 and sd scale / 6
+    (99.7 % of the values inside [0, scale], the range a plot such as Fig. 1c would show)."""
+    if distribution == "uniform":
+        return rng.uniform(0.0, scale, size=(n, n_noise_features))
+    return rng.normal(scale / 2, scale / 6, size=(n, n_noise_features))
+
+
+def nrfs_synthetic(n_per_cluster: int = 300, n_noise: int = 80, n_features: int = 34, *,
+                   noise_scale: float = FIGURE_READING["noise_scale"],
+                   noise_distribution: str = FIGURE_READING["noise_distribution"],
+                   cluster_spread: float = FIGURE_READING["cluster_spread"],
+                   cluster_separation: float = FIGURE_READING["cluster_separation"],
+                   random_state=0) -> Dataset:
     """The Fig. 1 data set: 4 x ``n_per_cluster`` normal + ``n_noise`` noisy rows, ``n_features`` columns.
 
+    The paper leaves four choices open; their defaults are the figure reading (``FIGURE_READING``):
+
+    noise_scale, noise_distribution
+        The ``n_features - 4`` noise columns are uniform on [0, noise_scale], or Gaussian
+        (``noise_features``), for every row.
+    cluster_spread
+        Multiplies the clusters' sds and rectangle half-widths in f1-f4 (1 = the values above).
+    cluster_separation
+        Moves each cluster's centre towards (< 1) or away from (> 1) the middle of its plane's axes
+        (1 = the centres above); at most 1.5, beyond which centres leave Fig. 1's axes.
+
     ``info`` holds ``noise_indices`` (rows of the noisy instances), ``informative_features``
-    (columns 0-3) and how the noisy instances were labelled.
+    (columns 0-3), how the noisy instances were labelled and the generator's parameters.
     """
     n_per_cluster = _check_count(n_per_cluster, "n_per_cluster", 1)
     n_noise = _check_count(n_noise, "n_noise", 0)
     n_features = _check_count(n_features, "n_features", N_INFORMATIVE)
+    noise_scale = _check_positive(noise_scale, "noise_scale")
+    cluster_spread = _check_positive(cluster_spread, "cluster_spread")
+    cluster_separation = _check_positive(cluster_separation, "cluster_separation", 1.5)
+    if noise_distribution not in NOISE_DISTRIBUTIONS:
+        raise ValueError(f"noise_distribution must be one of {NOISE_DISTRIBUTIONS}, got {noise_distribution!r}.")
     rng = np.random.default_rng(random_state)
 
     normal = np.vstack([
         np.hstack([_plane(p, n_per_cluster, rng), _plane(q, n_per_cluster, rng)])
-        for p, q in zip(_PLANE_12, _PLANE_34)
+        for p, q in _planes(cluster_spread, cluster_separation)
     ])
     noisy = rng.uniform(*_INFORMATIVE_RANGE, size=(n_noise, N_INFORMATIVE))
     informative = np.vstack([normal, noisy])
     n = informative.shape[0]
-    noise_features = rng.uniform(*_NOISE_FEATURE_RANGE, size=(n, n_features - N_INFORMATIVE))
+    noise = noise_features(n, n_features - N_INFORMATIVE, noise_scale, noise_distribution, rng)
 
-    gaps = ((noisy[:, None, :] - cluster_centres()[None, :, :]) ** 2).sum(axis=2)
+    gaps = ((noisy[:, None, :] - cluster_centres(cluster_separation)[None, :, :]) ** 2).sum(axis=2)
     y = np.r_[np.repeat(np.arange(N_CLUSTERS), n_per_cluster), gaps.argmin(axis=1)]
     info = {
         "generator": "nrfs_synthetic",
@@ -96,6 +161,10 @@ def nrfs_synthetic(n_per_cluster: int = 300, n_noise: int = 80, n_features: int 
         "informative_features": list(range(N_INFORMATIVE)),
         "noise_labels": "nearest cluster centre in f1-f4",
         "label_values": ["red", "blue", "green", "yellow"],
+        "noise_scale": noise_scale,
+        "noise_distribution": noise_distribution,
+        "cluster_spread": cluster_spread,
+        "cluster_separation": cluster_separation,
     }
     names = [f"f{j + 1}" for j in range(n_features)]
-    return Dataset(np.hstack([informative, noise_features]), y, names, info)
+    return Dataset(np.hstack([informative, noise]), y, names, info)

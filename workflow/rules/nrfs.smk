@@ -128,6 +128,47 @@ rule nrfs_fig4:
         "../../scripts/nrfs_fig4.py"
 
 
+rule nrfs_sensitivity:
+    output:
+        "results/{folder}/sensitivity.csv",
+    log:
+        "logs/nrfs_sensitivity/{folder}.log",
+    benchmark:
+        "benchmarks/nrfs_sensitivity/{folder}.tsv"
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
+    conda:
+        ENV
+    threads: 1
+    params:
+        base=lambda w: dataset_entry(REGISTRY, NRFS_SYNTHETIC)["options"],
+        sensitivity=lambda w: nrfs_sensitivity(w.folder),
+        methods=nrfs_sensitivity_methods,
+        seed=lambda w: derive_seed(config["seed"], w.folder, "nrfs_sensitivity"),
+    script:
+        "../../scripts/nrfs_sensitivity.py"
+
+
+rule nrfs_sensitivity_figure:
+    input:
+        sweep="results/{folder}/sensitivity.csv",
+        published=REPO / "config/published/nrfs_table1.csv",
+    output:
+        png=paper_report("results/{folder}/sensitivity.png", "nrfs", "nrfs_sensitivity"),
+        pdf="results/{folder}/sensitivity.pdf",
+    log:
+        "logs/nrfs_sensitivity_figure/{folder}.log",
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
+    conda:
+        ENV
+    params:
+        run=report_run,
+        base=lambda w: dataset_entry(REGISTRY, NRFS_SYNTHETIC)["options"],
+    script:
+        "../../scripts/nrfs_sensitivity_figure.py"
+
+
 rule nrfs_kmeans_all:
     input:
         prepared_data,

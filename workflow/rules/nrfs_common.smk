@@ -2,6 +2,7 @@
 
 
 from ufskit.papers.nrfs import REFERENCES
+from ufskit.papers.nrfs_calibration import check_sensitivity
 
 # ---- input functions -----------------------------------------------
 
@@ -70,8 +71,24 @@ def nrfs_synthetic_data(wildcards):
 
 
 def nrfs_table1_runs(wildcards):
+    """Every method's runs on every synthetic dataset of the experiment (the calibrated one, the figure reading)."""
     exp = nrfs_synthetic_experiment(wildcards.folder)
-    return [f"results/{exp}/nrfs_table1/{NRFS_SYNTHETIC}/{m}.parquet" for m in nrfs_table1_methods(exp)]
+    return [
+        f"results/{exp}/nrfs_table1/{d}/{m}.parquet" for d in experiment_datasets(exp) for m in nrfs_table1_methods(exp)
+    ]
+
+
+def nrfs_sensitivity(folder):
+    """The synthetic experiment's checked `protocol.sensitivity` (the sweeps of the sensitivity figure), or None."""
+    exp = nrfs_synthetic_experiment(folder)
+    spec = (config["experiments"][exp].get("protocol") or {}).get("sensitivity") if exp else None
+    return None if spec is None else check_sensitivity(spec)
+
+
+def nrfs_sensitivity_methods(wildcards):
+    """Table I's rows for the sweep: K-means and NJW (all features), then each method's single setting."""
+    exp = nrfs_synthetic_experiment(wildcards.folder)
+    return {m: (None if m in REFERENCES else nrfs_single_setting(exp, m)[1]) for m in nrfs_table1_methods(exp)}
 
 
 def nrfs_sampling_spec(wildcards):
@@ -126,6 +143,8 @@ def nrfs_claim_inputs(wildcards):
     inputs = {}
     if nrfs_synthetic_experiment(folder):
         inputs.update(table1=f"results/{folder}/table1.csv", sampling=f"results/{folder}/nrfs_sampling.npz")
+    if nrfs_sensitivity(folder):
+        inputs.update(sensitivity=f"results/{folder}/sensitivity.csv")
     if nrfs_real_experiments(folder):
         inputs.update(
             fig5=f"results/{folder}/fig5.csv",
@@ -142,6 +161,8 @@ def nrfs_targets(folder):
     out = [f"results/{folder}/claims.md", f"results/{folder}/claims.csv"]
     if nrfs_synthetic_experiment(folder):
         out += [f"results/{folder}/table1.csv", f"results/{folder}/table1.md", *figures("fig1", "fig4")]
+    if nrfs_sensitivity(folder):
+        out += [f"results/{folder}/sensitivity.csv", *figures("sensitivity")]
     if nrfs_real_experiments(folder):
         out += [f"results/{folder}/table2.md", *figures("fig5", "fig6", "fig7")]
     return out

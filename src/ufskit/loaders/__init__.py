@@ -15,7 +15,7 @@ import numpy as np
 
 from ..data import Dataset
 from ..registry import source_files as registry_source_files
-from ..synthetic import nrfs_synthetic
+from ..synthetic import FIGURE_READING, nrfs_synthetic
 from ._common import check_options
 from .matrices import load_mat, load_rdata_list
 from .newsgroups import load_newsgroups_raw
@@ -25,10 +25,14 @@ from .uci import load_uci
 
 def load_nrfs_synthetic(paths: list[Path], options: dict, seed: int) -> Dataset:
     """The NRFS paper's Fig. 1 data, generated from ``seed`` (no files)."""
-    opts = check_options(options, "nrfs_synthetic", optional=("n_per_cluster", "n_noise", "n_features"))
+    opts = check_options(options, "nrfs_synthetic", optional=("n_per_cluster", "n_noise", "n_features",
+                                                              *GENERATOR_OPTIONS))
     if paths:
         raise ValueError("loader 'nrfs_synthetic' reads no files, but the entry lists some.")
     return nrfs_synthetic(**opts, random_state=seed)
+
+
+GENERATOR_OPTIONS = tuple(FIGURE_READING)  # the generator's readings of Fig. 1 (ufskit.synthetic)
 
 
 LOADERS = {
