@@ -23,7 +23,7 @@ from .glspfs import GLSPFS, LOCAL_STRUCTURES
 from .iterative_ls import IterativeLaplacianScore
 from .ivfs import IVFS
 from .ivfs_kernel import DTYPES, LOSSES
-from .kernel_udfs import KernelUDFS
+from .kernel_udfs import WIDTH_FORMS, KernelUDFS
 from .laplacian import LaplacianScore
 from .mcfs import MCFS
 from .ndfs import NDFS
@@ -57,12 +57,13 @@ BUILTIN = {
            "lam": [AUTO, POSITIVE], "max_iter": [POSITIVE_INT], "tol": [POSITIVE]},
     KernelUDFS: {"n_clusters": [POSITIVE_INT], "n_neighbors": [AUTO, POSITIVE_INT], "gamma": [NON_NEGATIVE],
                  "lam": [POSITIVE], "max_iter": [POSITIVE_INT], "tol": [NON_NEGATIVE],
-                 "kernel": [StrOptions({"rbf", "linear"})], "kernel_const": [POSITIVE], "sigma": [None, POSITIVE]},
+                 "kernel": [StrOptions({"rbf", "linear"})], "kernel_const": [POSITIVE], "sigma": [None, POSITIVE],
+                 "width_form": [StrOptions(set(WIDTH_FORMS))]},
     NRFS: {"n_clusters": [AUTO, POSITIVE_INT], "n_neighbors": [None, AUTO, POSITIVE_INT],
            "n_neighbors_features": [AUTO, POSITIVE_INT], "similarity": [StrOptions(set(SIMILARITIES))],
            "noise_fraction": [Interval(Real, 0, 1, closed="left")], "ridge": [POSITIVE], "sampling": ["boolean"],
            "dps_levels": [AUTO, POSITIVE_INT], "fold": [None, Interval(Integral, 0, None, closed="left")],
-           "random_state": RANDOM_STATE},
+           "trivial_spectrum": ["boolean"], "random_state": RANDOM_STATE},
     IVFS: {"loss": [StrOptions(set(LOSSES))], "n_subsets": [POSITIVE_INT], "subset_features": [POSITIVE_INT, FRACTION],
            "subset_samples": [POSITIVE_INT, FRACTION], "batch_size": [None, POSITIVE_INT], "checkpoints": [None, list],
            "dtype": [StrOptions(set(DTYPES))], "random_state": RANDOM_STATE},
