@@ -135,6 +135,8 @@ def test_kmeans_on_mostly_zero_data_runs_sparse_and_matches_dense_kmeans(rng, mo
     assert np.array_equal(labels, dense) and clustering_accuracy(y, labels) == 1.0
     kmeans_labels(np.c_[X, rng.random((120, 300))], 3, n_init=2, random_state=4)  # ~52 % non-zero
     assert seen[-1] == "dense"
+    monkeypatch.setattr(clustering_module, "GRAM_SAMPLES", 100)  # more rows than a Gram matrix is kept for
+    assert np.array_equal(kmeans_labels(X, 3, n_init=5, max_iter=50, random_state=4), labels) and seen[-1] == "dense"
 
 
 def text_like(rng, n=150, d=400):

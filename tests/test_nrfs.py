@@ -94,15 +94,17 @@ def test_ridge_dual_and_primal_forms_equal_the_direct_solution(rng):
             assert_allclose(got[i], direct[:m], rtol=1e-9, atol=1e-12)
 
 
-def test_ridge_with_counts_equals_the_problem_with_repeated_columns(rng):
-    """A row standing for k identical features gives each of them the coefficient of the full problem."""
+def test_one_column_scaled_by_sqrt_k_stands_for_k_identical_ones(rng):
+    """The ridge problem with k identical columns: their coefficient is the scaled column's divided by sqrt(k)."""
     Y = rng.standard_normal((6, 3))
     counts = np.array([3, 1, 2])
     for m in (3, 2):  # 6 features > n: dual form; 3 features + intercept <= n: primal form
         distinct = rng.random((2, m, 6))
         index = np.repeat(np.arange(m), counts[:m])
         full = ridge_coefficients(distinct[:, index], Y, 0.3)
-        assert_allclose(ridge_coefficients(distinct, Y, 0.3, counts[:m])[:, index], full, rtol=1e-10, atol=1e-13)
+        root = np.sqrt(counts[:m])[:, None]
+        scaled = ridge_coefficients(distinct * root, Y, 0.3) / root
+        assert_allclose(scaled[:, index], full, rtol=1e-10, atol=1e-13)
 
 
 def test_distinct_subspaces_group_features_with_the_same_feature_set():
@@ -171,7 +173,7 @@ def test_local_similarity_layers_by_brute_force(rng):
     reps = np.array([2, 7])
     for similarity in ("gaussian", "cosine"):
         cube = _LocalSimilarity(X, neighbors, similarity, reps, n_nearest=3)
-        layers = cube.layers(reps)[:, cube.index]  # one row per distinct subspace -> one per feature
+        layers = (cube.layers(reps) / cube.root[:, None])[:, cube.index]  # one row per distinct subspace
         for b, i in enumerate(reps):
             for j in range(5):
                 sub = X[:, neighbors[j]]
@@ -193,7 +195,7 @@ def test_cosine_layers_on_mostly_zero_data_by_brute_force(rng):
     neighbors = feature_neighbors(X, 3)
     reps = np.array([3, 8])
     cube = _LocalSimilarity(X, neighbors, "cosine", reps, n_nearest=3)
-    layers = cube.layers(reps)[:, cube.index]
+    layers = (cube.layers(reps) / cube.root[:, None])[:, cube.index]
     for b, i in enumerate(reps):
         for j in range(12):
             sub = X[:, neighbors[j]]

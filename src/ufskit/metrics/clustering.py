@@ -13,8 +13,9 @@
   starts the one with the lowest within-cluster sum of squares (WCSS) is kept.
   Data with at most ``SPARSE_DENSITY`` non-zeros (the tf-idf text sets) are
   clustered as CSR: the same algorithm and seeds, 4-17x faster on the NRFS
-  text sets, and 2x more with the k-means++ distances taken from one Gram
-  matrix (``_sparse_kmeans``, the same labels; ``benchmarks/kmeans_sparse.py``). Dense data with more features
+  text sets, and 3x more with the k-means++ distances of all starts taken
+  from one Gram matrix (``_sparse_kmeans``, the same labels;
+  ``benchmarks/kmeans_sparse.py``). Dense data with more features
   than samples (the microarrays) are clustered in an orthonormal basis of
   their rows' span (n columns instead of d): every distance, and so every
   K-means step, is the same up to rounding (``benchmarks/kmeans_eval.py``).
@@ -36,6 +37,9 @@ from ._sparse_kmeans import sparse_kmeans_labels
 # K-means switches to CSR at or below this fraction of non-zero entries: scikit-learn's sparse Lloyd
 # iterations measured 3x faster at 10 % density and 1.3x at 30 % (800 x 1800, 4 clusters)
 SPARSE_DENSITY = 0.2
+
+# up to this many samples (a 128 MiB Gram matrix) K-means on CSR seeds from one Gram matrix (sparse_kmeans_labels)
+GRAM_SAMPLES = 4096
 
 _NMI_AVERAGES = {"sqrt": "geometric", "geometric": "geometric", "arithmetic": "arithmetic", "max": "max", "min": "min"}
 
@@ -93,10 +97,10 @@ def _kmeans_input(X: np.ndarray):
 
 
 def _kmeans(X, n_clusters: int, tol_factor: float, n_init: int, max_iter: int, random_state) -> np.ndarray:
-    """scikit-learn's KMeans (default tol 1e-4, scaled by ``tol_factor``) on a prepared matrix; on CSR its
-    labels come from ``sparse_kmeans_labels``, the same computation with the seeding's distances from one Gram
-    matrix (2x faster on the NRFS text sets, ``benchmarks/kmeans_sparse.py``)."""
-    if sp.issparse(X):
+    """scikit-learn's KMeans (default tol 1e-4, scaled by ``tol_factor``) on a prepared matrix; on CSR with at most
+    ``GRAM_SAMPLES`` rows its labels come from ``sparse_kmeans_labels``, the same computation with the seeding's
+    distances from one Gram matrix (3x faster on the NRFS text sets, ``benchmarks/kmeans_sparse.py``)."""
+    if sp.issparse(X) and X.shape[0] <= GRAM_SAMPLES:
         return sparse_kmeans_labels(X, n_clusters, n_init=n_init, max_iter=max_iter, tol=1e-4 * tol_factor,
                                     random_state=as_sklearn_seed(random_state))
     km = KMeans(n_clusters=n_clusters, n_init=n_init, max_iter=max_iter, tol=1e-4 * tol_factor,

@@ -141,11 +141,14 @@ def distinct_subspaces(neighbors: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
 
 class _LocalSimilarity:
     """The layers of the similarity cube over the distinct subspaces, transposed (B_i' rows, intercept
-    excluded), by blocks of instances. Row r stands for the ``counts[r]`` features of ``index == r``."""
+    excluded), by blocks of instances. Row r stands for the ``counts[r]`` features of ``index == r`` and is
+    scaled by ``root[r]`` = sqrt(counts[r]), so that the ridge problem in these rows has the minimiser of the
+    problem in all m features, divided by ``root`` (``ridge_coefficients``)."""
 
     def __init__(self, X, neighbors, similarity, reps, n_nearest):
         self.XT = np.ascontiguousarray(X.T)
-        sets, self.index, self.counts = distinct_subspaces(neighbors)
+        sets, self.index, counts = distinct_subspaces(neighbors)
+        self.root = np.sqrt(counts)
         self.S = subspace_operator(sets, X.shape[1])
         self.similarity = similarity
         if similarity == "gaussian":
@@ -189,21 +192,22 @@ class _LocalSimilarity:
             used = np.flatnonzero(self.XT[:, i])
             out[r] = self.S_columns[:, used] @ (self.XT[used] * self.XT[used, i, None])
             out[r] *= self.inv_norms
-            out[r] *= self.inv_norms[:, i, None]
+            out[r] *= (self.inv_norms[:, i] * self.root)[:, None]
         return out
 
     def layers(self, block) -> np.ndarray:
-        """b x r x n: entry [i, j, l] = similarity of x_i and x_l on subspace j."""
+        """b x r x n: entry [i, j, l] = similarity of x_i and x_l on subspace j, times root[j]."""
         if self.similarity == "cosine":
             return self._subspace_cosines(block)
         D2 = self._sq_dists(block)
         flat = self.sigma == 0  # the representatives' neighbours coincide with them: the sigma -> 0 limit
         B = np.exp(-D2 / (2.0 * np.where(flat, 1.0, self.sigma)[:, None] ** 2))
         B[:, flat, :] = D2[:, flat, :] == 0
+        B *= self.root[:, None]
         return B
 
 
-def ridge_coefficients(Bt: np.ndarray, Y: np.ndarray, ridge: float, counts: np.ndarray | None = None) -> np.ndarray:
+def ridge_coefficients(Bt: np.ndarray, Y: np.ndarray, ridge: float) -> np.ndarray:
     """Eq. 8 for a stack of transposed layers Bt (b x m x n): argmin_A ||[B_i 1] A - Y||^2 + ridge ||A||^2.
 
     Returns the feature rows of every A_i (b x m x c). The intercept column is
@@ -213,27 +217,23 @@ def ridge_coefficients(Bt: np.ndarray, Y: np.ndarray, ridge: float, counts: np.n
     half the work of a general one) and the system positive definite (Cholesky), else in the primal (m + 1) x (m + 1)
     form; both give the same minimiser.
 
-    ``counts`` (m,): row j of every layer stands for ``counts[j]`` features
-    with that same column of B_i (1 when None). Identical columns get equal
-    coefficients (the problem is strictly convex and symmetric in them), so
-    the problem in one column per set, scaled by sqrt(counts), has the same
-    minimiser; the returned row j is the coefficient of each of its features.
+    k identical columns of B_i get equal coefficients (the problem is strictly
+    convex and symmetric in them), so they can be replaced by one column scaled
+    by sqrt(k): its coefficient is sqrt(k) times theirs.
     """
     b, m, n = Bt.shape
-    root = np.ones(m) if counts is None else np.sqrt(counts)
     if m + 1 > n:
         A = np.empty((b, m, Y.shape[1]))
         for r in range(b):
-            Bw = Bt[r] if counts is None else Bt[r] * root[:, None]
-            G = Bw.T @ Bw
+            G = Bt[r].T @ Bt[r]
             G += 1.0
             G[np.arange(n), np.arange(n)] += ridge
             A[r] = Bt[r] @ scipy.linalg.cho_solve(scipy.linalg.cho_factor(G, check_finite=False), Y, check_finite=False)
         return A
-    Bt1 = np.concatenate([Bt * root[:, None], np.ones((b, 1, n))], axis=1)
+    Bt1 = np.concatenate([Bt, np.ones((b, 1, n))], axis=1)
     G = Bt1 @ Bt1.transpose(0, 2, 1)
     G[:, np.arange(m + 1), np.arange(m + 1)] += ridge
-    return np.linalg.solve(G, Bt1 @ Y)[:, :m, :] / root[:, None]
+    return np.linalg.solve(G, Bt1 @ Y)[:, :m, :]
 
 
 def normalized_abs(A: np.ndarray) -> np.ndarray:
@@ -405,7 +405,7 @@ class NRFS(ScoreSelector):
         cube = _LocalSimilarity(X, neighbors, self.similarity, self.representatives_, n_nearest)
         coef = np.zeros((m, c))
         for block in cube.blocks(self.representatives_):
-            A = ridge_coefficients(cube.layers(block), self.embedding_, ridge, cube.counts)
+            A = ridge_coefficients(cube.layers(block), self.embedding_, ridge) / cube.root[:, None]
             np.maximum(coef, normalized_abs(A[:, cube.index]).max(axis=0), out=coef)
         self.coef_ = self._to_full(coef, fill=0.0)
         self.feature_neighbors_ = self._to_full(self._scored[neighbors], fill=-1)
