@@ -16,6 +16,7 @@ from ufskit.data import Dataset
 from ufskit.graph import pairwise_sq_dists
 from ufskit.preprocess import apply_chain
 from ufskit.selectors import nrfs as nrfs_module
+from ufskit.selectors import nrfs_hubs
 from ufskit.selectors.nrfs import (
     NRFS,
     _LocalSimilarity,
@@ -158,8 +159,22 @@ def test_same_numbers_as_the_kernel_before_the_speed_up(case):
     est = NRFS(n_clusters=3, n_neighbors=5, **params).fit(make(7))
     assert_allclose(est.coef_, pinned["coef"], rtol=0, atol=1e-9)
     assert_round_robin_within(est.order_, pinned["coef"], tol=1e-9)
-    if case in ("cosine_fold", "gaussian_fold", "cosine_primal"):  # no tie reaches the order there
+    if case in ("gaussian_fold", "cosine_primal"):  # no tie reaches the order there
         assert_array_equal(est.order_, pinned["order"])
+
+
+def test_hub_terms_give_the_direct_dual_solution(monkeypatch):
+    """nrfs_hubs assembles each cosine layer's Gram matrix from per-pattern terms: the same minimiser."""
+    monkeypatch.setattr(nrfs_hubs, "MIN_ROWS", 4)  # the test data are small: keep small patterns as terms
+    X = text_like(3)
+    reps = np.arange(0, 40, 3)
+    cube = _LocalSimilarity(X, feature_neighbors(X, 8), "cosine", reps, n_nearest=3)
+    hubs = nrfs_hubs.HubGram(cube)
+    assert hubs.hubs.size >= 2 and len(hubs.terms) >= 2  # words in most subspaces, several patterns
+    Y = np.linalg.qr(np.random.default_rng(1).standard_normal((40, 3)))[0]
+    for i in reps:
+        direct = ridge_coefficients(cube.layers(np.array([i])), Y, 1e-3)[0]
+        assert_allclose(hubs.coefficients(i, Y, 1e-3), direct, rtol=1e-9, atol=1e-12 * np.abs(direct).max())
 
 
 def test_normalized_abs_is_eq9():

@@ -24,7 +24,9 @@ each layer solved in the smaller of its n x n (dual, a symmetric BLAS product)
 and (m + 1) x (m + 1) (primal) forms, so no m x m system appears when m > n.
 Features whose subspaces hold the same features have identical columns in
 every B_i: each distinct subspace is computed and regressed once, weighted by
-its number of features (``distinct_subspaces``, ``ridge_coefficients``).
+its number of features (``distinct_subspaces``, ``ridge_coefficients``). On
+text, the cosine layers' Gram matrices are assembled from terms of the words
+in most subspaces, computed once (``nrfs_hubs``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from ..sampling import DPS, FDD
 from ..spectral import degrees, rbf_affinity
 from ..validation import auto_or_int, check_int
 from .base import ScoreSelector
+from .nrfs_hubs import HubGram
 
 SIMILARITIES = ("gaussian", "cosine")
 # working memory of one block of n x m similarity layers (and of the feature-neighbour search)
@@ -404,8 +407,14 @@ class NRFS(ScoreSelector):
         neighbors = feature_neighbors(X, self.n_neighbors_features_)
         cube = _LocalSimilarity(X, neighbors, self.similarity, self.representatives_, n_nearest)
         coef = np.zeros((m, c))
+        # cosine layers in the dual form: each system from the shared words' precomputed Gram terms (nrfs_hubs)
+        hubs = HubGram(cube) if self.similarity == "cosine" and cube.S.shape[0] + 1 > n else None
         for block in cube.blocks(self.representatives_):
-            A = ridge_coefficients(cube.layers(block), self.embedding_, ridge) / cube.root[:, None]
+            if hubs is None:
+                A = ridge_coefficients(cube.layers(block), self.embedding_, ridge)
+            else:
+                A = np.stack([hubs.coefficients(i, self.embedding_, ridge) for i in block])
+            A /= cube.root[:, None]
             np.maximum(coef, normalized_abs(A[:, cube.index]).max(axis=0), out=coef)
         self.coef_ = self._to_full(coef, fill=0.0)
         self.feature_neighbors_ = self._to_full(self._scored[neighbors], fill=-1)
