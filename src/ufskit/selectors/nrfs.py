@@ -217,8 +217,8 @@ def ridge_coefficients(Bt: np.ndarray, Y: np.ndarray, ridge: float) -> np.ndarra
     penalised like the others (it is a column of the paper's B_i). Solved in
     the dual n x n form A = [B 1]' ([B 1][B 1]' + ridge I)^-1 Y when m + 1 > n,
     one layer at a time so the Gram matrix is a symmetric product (BLAS syrk,
-    half the work of a general one) and the system positive definite (Cholesky), else in the primal (m + 1) x (m + 1)
-    form; both give the same minimiser.
+    half the work of a general one) solved by Cholesky, else in the primal
+    (m + 1) x (m + 1) form; both give the same minimiser.
 
     k identical columns of B_i get equal coefficients (the problem is strictly
     convex and symmetric in them), so they can be replaced by one column scaled
