@@ -8,7 +8,8 @@ CPU seconds of both, their ratio, the largest difference of ``coef_`` and
 whether the rankings agree. Features whose subspaces hold the same features
 (or subspaces equal on the data) have equal coefficients in exact arithmetic,
 which each kernel's rounding orders its own way, so ranking differences
-confined to such ties are reported as such.
+confined to such ties are reported as such, with whether the selections at
+the protocol's feature counts (what the evaluations see) are the same.
 Other processes' load skews both alike (CPU seconds are the steadier measure).
 
     python benchmarks/nrfs_text.py [resources/prepared/nrfs_text/20NewsgroupA.npz ...] [--fold 0] [--all]
@@ -31,6 +32,7 @@ from ufskit.selectors import nrfs as current
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE = "cd8f674"  # the last commit with the previous kernel
 DATASETS = ["Reuters21578A", "20NewsgroupA", "20NewsgroupB"]
+COUNTS = [200, 300, 500, 800, 1000, 1200, 1500, 1800]  # the NRFS text protocol's feature counts
 
 
 def module_at(rev: str):
@@ -64,7 +66,9 @@ def ranking_agreement(old, new, tol: float = 1e-9) -> str:
         k = turn % old.coef_.shape[1]
         valid &= bool(old.coef_[feature, k] >= old.coef_[free, k].max() - tol)
         free[feature] = False
-    return f"{differ} positions differ; {'only among ties within 1e-9' if valid else 'NOT only ties'}"
+    same = all(set(old.order_[:h]) == set(new.order_[:h]) for h in COUNTS if h <= new.order_.size)
+    return (f"{differ} positions differ, first at {np.argmax(old.order_ != new.order_)}; "
+            f"{'only among ties within 1e-9' if valid else 'NOT only ties'}; same selection at every count: {same}")
 
 
 def main(argv=None) -> int:
