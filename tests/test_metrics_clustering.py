@@ -7,10 +7,13 @@ import math
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from numpy.testing import assert_array_equal
 from sklearn.cluster import KMeans
 
+from ufskit.metrics import clustering as clustering_module
 from ufskit.metrics import clustering_accuracy, kmeans_labels, kmeans_scores, nmi
 from ufskit.metrics._common import as_sklearn_seed
+from ufskit.metrics._sparse_kmeans import sparse_kmeans_labels
 
 
 def blobs(rng, n_per=20, centres=((0, 0), (10, 0), (0, 10))):
@@ -134,14 +137,44 @@ def test_kmeans_on_mostly_zero_data_runs_sparse_and_matches_dense_kmeans(rng, mo
         X[rows[:, None], words] = rng.random((rows.size, 15)) + 0.1
     assert np.count_nonzero(X) <= 0.2 * X.size
     seen = []
-    real_fit_predict = KMeans.fit_predict
-    monkeypatch.setattr(KMeans, "fit_predict", lambda self, A: seen.append(sp.issparse(A)) or real_fit_predict(self, A))
+    real_fit_predict, real_sparse = KMeans.fit_predict, clustering_module.sparse_kmeans_labels
+    monkeypatch.setattr(KMeans, "fit_predict", lambda self, A: seen.append("dense") or real_fit_predict(self, A))
+    monkeypatch.setattr(clustering_module, "sparse_kmeans_labels", lambda A, *a, **k: seen.append("sparse") or real_sparse(A, *a, **k))
     labels = kmeans_labels(X, 3, n_init=5, max_iter=50, random_state=4)
     dense = KMeans(3, n_init=5, max_iter=50, random_state=as_sklearn_seed(4)).fit_predict(X)
-    assert seen == [True, False]  # the evaluation went sparse, the direct call dense
+    assert seen == ["sparse", "dense"]  # the evaluation went sparse, the direct call dense
     assert np.array_equal(labels, dense) and clustering_accuracy(y, labels) == 1.0
     kmeans_labels(np.c_[X, rng.random((120, 300))], 3, n_init=2, random_state=4)  # ~52 % non-zero
-    assert seen[-1] is False
+    assert seen[-1] == "dense"
+    monkeypatch.setattr(clustering_module, "GRAM_SAMPLES", 100)  # more rows than a Gram matrix is kept for
+    assert np.array_equal(kmeans_labels(X, 3, n_init=5, max_iter=50, random_state=4), labels) and seen[-1] == "dense"
+
+
+def text_like(rng, n=150, d=400):
+    """Mostly-zero rows as on the NRFS text sets: two words in nearly every row, rare words, 10 all-zero rows
+    and 10 repeated rows (equal distances, so ties in the seeding and in Lloyd's assignments)."""
+    X = rng.random((n, d)) * (rng.random((n, d)) < 0.02)
+    X[:, :2] = (rng.random((n, 2)) + 0.1) * (rng.random((n, 2)) < 0.95)
+    X[:10] = 0.0
+    X[10:20] = X[20]
+    return sp.csr_matrix(X)
+
+
+@pytest.mark.parametrize("n_clusters, n_init, max_iter", [(2, 3, 100), (4, 10, 100), (5, 4, 2), (7, 2, 300)])
+def test_sparse_kmeans_gives_scikit_learns_labels(rng, n_clusters, n_init, max_iter):
+    """Gram-matrix seeding + scikit-learn's Lloyd = KMeans on the same CSR matrix, label for label, per seed."""
+    X = text_like(rng)
+    for seed in range(6):
+        expected = KMeans(n_clusters, n_init=n_init, max_iter=max_iter, random_state=seed).fit_predict(X)
+        got = sparse_kmeans_labels(X, n_clusters, n_init=n_init, max_iter=max_iter, tol=1e-4, random_state=seed)
+        assert_array_equal(got, expected)
+    unsorted = X.copy()  # column indices stored out of order give the same labels (they are sorted first)
+    unsorted.indices, unsorted.data = unsorted.indices.copy(), unsorted.data.copy()
+    for a, b in zip(unsorted.indptr[:-1], unsorted.indptr[1:]):
+        unsorted.indices[a:b], unsorted.data[a:b] = unsorted.indices[a:b][::-1], unsorted.data[a:b][::-1]
+    unsorted.has_sorted_indices = False
+    assert_array_equal(sparse_kmeans_labels(unsorted, 3, n_init=3, max_iter=100, tol=1e-4, random_state=1),
+                       KMeans(3, n_init=3, max_iter=100, random_state=1).fit_predict(X))
 
 
 def test_kmeans_scores_on_blobs_and_determinism(rng):

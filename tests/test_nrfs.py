@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tracemalloc
 
 import numpy as np
@@ -10,13 +11,16 @@ import scipy.io
 from numpy.testing import assert_allclose, assert_array_equal
 from selector_checks import assert_deterministic, run_check_estimator
 
+from conftest import ROOT
 from ufskit.data import Dataset
 from ufskit.graph import pairwise_sq_dists
 from ufskit.preprocess import apply_chain
 from ufskit.selectors import nrfs as nrfs_module
+from ufskit.selectors import nrfs_hubs
 from ufskit.selectors.nrfs import (
     NRFS,
     _LocalSimilarity,
+    distinct_subspaces,
     feature_neighbors,
     global_spectra,
     normalized_abs,
@@ -91,6 +95,88 @@ def test_ridge_dual_and_primal_forms_equal_the_direct_solution(rng):
             assert_allclose(got[i], direct[:m], rtol=1e-9, atol=1e-12)
 
 
+def test_one_column_scaled_by_sqrt_k_stands_for_k_identical_ones(rng):
+    """The ridge problem with k identical columns: their coefficient is the scaled column's divided by sqrt(k)."""
+    Y = rng.standard_normal((6, 3))
+    counts = np.array([3, 1, 2])
+    for m in (3, 2):  # 6 features > n: dual form; 3 features + intercept <= n: primal form
+        distinct = rng.random((2, m, 6))
+        index = np.repeat(np.arange(m), counts[:m])
+        full = ridge_coefficients(distinct[:, index], Y, 0.3)
+        root = np.sqrt(counts[:m])[:, None]
+        scaled = ridge_coefficients(distinct * root, Y, 0.3) / root
+        assert_allclose(scaled[:, index], full, rtol=1e-10, atol=1e-13)
+
+
+def test_distinct_subspaces_group_features_with_the_same_feature_set():
+    neighbors = np.array([[0, 1, 2], [1, 0, 2], [2, 3, 0], [3, 2, 0], [4, 0, 1]])
+    sets, index, counts = distinct_subspaces(neighbors)
+    assert_array_equal(sets[index], np.sort(neighbors, axis=1))
+    assert index[0] == index[1] and index[2] == index[3] and len(set(index)) == 3
+    assert_array_equal(counts, np.bincount(index))
+
+
+def text_like(seed, n=40, m=150):
+    """tf-idf-like rows: ~5 % of words, two words in every document (in nearly every subspace, as on the
+    NRFS text sets), ten words of one document each (subspaces that repeat), unit rows."""
+    r = np.random.default_rng(seed)
+    X = r.random((n, m)) * (r.random((n, m)) < 0.05)
+    X[:, :2] = r.random((n, 2)) + 0.1
+    X[:, -10:] = 0.0
+    X[np.arange(10), m - 10 + np.arange(10)] = 0.5
+    X = X[:, X.any(axis=0)]
+    return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+
+PINNED = {  # tests/data/nrfs_pinned.json: coef_ and order_ of the kernel before the speed-up (commit cd8f674)
+    "cosine_fold": (text_like, {"similarity": "cosine", "n_neighbors_features": 8, "fold": 1}),
+    "cosine_all": (text_like, {"similarity": "cosine", "n_neighbors_features": 8, "sampling": False}),
+    "gaussian_fold": (text_like, {"n_neighbors_features": 8, "fold": 2}),
+    "gaussian_primal": (lambda s: np.random.default_rng(s).standard_normal((40, 12)),
+                        {"n_neighbors_features": 12, "sampling": False}),
+    "cosine_primal": (lambda s: np.random.default_rng(s).standard_normal((40, 12)),
+                      {"similarity": "cosine", "n_neighbors_features": 5, "sampling": False}),
+}
+
+
+def assert_round_robin_within(order, coef, tol):
+    """order is a round-robin of ``coef`` (each turn's spectrum takes a free feature) up to ties within ``tol``."""
+    coef = np.asarray(coef)
+    free = np.ones(coef.shape[0], dtype=bool)
+    for turn, feature in enumerate(order):
+        k = turn % coef.shape[1]
+        assert free[feature] and coef[feature, k] >= coef[free, k].max() - tol, f"turn {turn}"
+        free[feature] = False
+
+
+@pytest.mark.parametrize("case", sorted(PINNED))
+def test_same_numbers_as_the_kernel_before_the_speed_up(case):
+    """coef_ within 1e-9 of the previous kernel's and the same order, except among features whose coefficients
+    tie within rounding (the same subspace, or subspaces equal on the data: equal in exact arithmetic, which
+    each kernel's rounding orders its own way)."""
+    pinned = json.loads((ROOT / "tests" / "data" / "nrfs_pinned.json").read_text())[case]
+    make, params = PINNED[case]
+    est = NRFS(n_clusters=3, n_neighbors=5, **params).fit(make(7))
+    assert_allclose(est.coef_, pinned["coef"], rtol=0, atol=1e-9)
+    assert_round_robin_within(est.order_, pinned["coef"], tol=1e-9)
+    if case in ("gaussian_fold", "cosine_primal"):  # no tie reaches the order there
+        assert_array_equal(est.order_, pinned["order"])
+
+
+def test_hub_terms_give_the_direct_dual_solution(monkeypatch):
+    """nrfs_hubs assembles each cosine layer's Gram matrix from per-pattern terms: the same minimiser."""
+    monkeypatch.setattr(nrfs_hubs, "MIN_ROWS", 4)  # the test data are small: keep small patterns as terms
+    X = text_like(3)
+    reps = np.arange(0, 40, 3)
+    cube = _LocalSimilarity(X, feature_neighbors(X, 8), "cosine", reps, n_nearest=3)
+    hubs = nrfs_hubs.HubGram(cube)
+    assert hubs.hubs.size >= 2 and len(hubs.terms) >= 2  # words in most subspaces, several patterns
+    Y = np.linalg.qr(np.random.default_rng(1).standard_normal((40, 3)))[0]
+    for i in reps:
+        direct = ridge_coefficients(cube.layers(np.array([i])), Y, 1e-3)[0]
+        assert_allclose(hubs.coefficients(i, Y, 1e-3), direct, rtol=1e-9, atol=1e-12 * np.abs(direct).max())
+
+
 def test_normalized_abs_is_eq9():
     A = np.array([[[3.0, 0.0], [-4.0, 0.0]]])  # one layer, 2 features, 2 spectra (second all zero)
     assert_allclose(normalized_abs(A), [[[0.6, 0.0], [0.8, 0.0]]])
@@ -102,7 +188,7 @@ def test_local_similarity_layers_by_brute_force(rng):
     reps = np.array([2, 7])
     for similarity in ("gaussian", "cosine"):
         cube = _LocalSimilarity(X, neighbors, similarity, reps, n_nearest=3)
-        layers = cube.layers(reps)
+        layers = (cube.layers(reps) / cube.root[:, None])[:, cube.index]  # one row per distinct subspace
         for b, i in enumerate(reps):
             for j in range(5):
                 sub = X[:, neighbors[j]]
@@ -123,7 +209,8 @@ def test_cosine_layers_on_mostly_zero_data_by_brute_force(rng):
     X[3, 5] = 1.0  # a representative with a single word
     neighbors = feature_neighbors(X, 3)
     reps = np.array([3, 8])
-    layers = _LocalSimilarity(X, neighbors, "cosine", reps, n_nearest=3).layers(reps)
+    cube = _LocalSimilarity(X, neighbors, "cosine", reps, n_nearest=3)
+    layers = (cube.layers(reps) / cube.root[:, None])[:, cube.index]
     for b, i in enumerate(reps):
         for j in range(12):
             sub = X[:, neighbors[j]]

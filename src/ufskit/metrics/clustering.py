@@ -15,7 +15,9 @@
   with the lowest within-cluster sum of squares (WCSS) is kept.
   Data with at most ``SPARSE_DENSITY`` non-zeros (the tf-idf text sets) are
   clustered as CSR: the same algorithm and seeds, 4-17x faster on the NRFS
-  text sets (``benchmarks/kmeans_sparse.py``). Dense data with more features
+  text sets, and 3x more with the k-means++ distances of all starts taken
+  from one Gram matrix (``_sparse_kmeans``, the same labels;
+  ``benchmarks/kmeans_sparse.py``). Dense data with more features
   than samples (the microarrays) are clustered in an orthonormal basis of
   their rows' span (n columns instead of d): every distance, and so every
   K-means step, is the same up to rounding (``benchmarks/kmeans_eval.py``).
@@ -32,10 +34,14 @@ from sklearn.metrics.cluster import contingency_matrix
 
 from ..validation import check_data, check_int
 from ._common import as_sklearn_seed, check_labels, spawn_seeds
+from ._sparse_kmeans import sparse_kmeans_labels
 
 # K-means switches to CSR at or below this fraction of non-zero entries: scikit-learn's sparse Lloyd
 # iterations measured 3x faster at 10 % density and 1.3x at 30 % (800 x 1800, 4 clusters)
 SPARSE_DENSITY = 0.2
+
+# up to this many samples (a 128 MiB Gram matrix) K-means on CSR seeds from one Gram matrix (sparse_kmeans_labels)
+GRAM_SAMPLES = 4096
 
 _NMI_AVERAGES = {"sqrt": "geometric", "geometric": "geometric", "arithmetic": "arithmetic", "max": "max", "min": "min"}
 
@@ -104,7 +110,12 @@ def check_init(init) -> str:
 
 def _kmeans(X, n_clusters: int, tol_factor: float, n_init: int, max_iter: int, random_state,
             init: str = "k-means++") -> np.ndarray:
-    """scikit-learn's KMeans (default tol 1e-4, scaled by ``tol_factor``) on a prepared matrix."""
+    """scikit-learn's KMeans (default tol 1e-4, scaled by ``tol_factor``) on a prepared matrix; k-means++ on CSR with at
+    most ``GRAM_SAMPLES`` rows takes its labels from ``sparse_kmeans_labels``, the same computation with the seeding's
+    distances from one Gram matrix (3x faster on the NRFS text sets, ``benchmarks/kmeans_sparse.py``)."""
+    if init == "k-means++" and sp.issparse(X) and X.shape[0] <= GRAM_SAMPLES:
+        return sparse_kmeans_labels(X, n_clusters, n_init=n_init, max_iter=max_iter, tol=1e-4 * tol_factor,
+                                    random_state=as_sklearn_seed(random_state))
     km = KMeans(n_clusters=n_clusters, init=init, n_init=n_init, max_iter=max_iter, tol=1e-4 * tol_factor,
                 random_state=as_sklearn_seed(random_state))
     return km.fit_predict(X)
