@@ -337,7 +337,7 @@ def test_constant_column_is_ranked_last_and_kept_out_of_the_subspaces(rng):
     [
         ({"n_neighbors_features": 9}, "exceeds the number of features"),
         ({"n_clusters": 20}, "must be below n_samples"),
-        ({"similarity": "euclid"}, "unknown similarity"),
+        ({"similarity": "euclid"}, "similarity. parameter of NRFS"),
         ({"noise_fraction": 1.0}, "noise_fraction"),
         ({"ridge": 0.0}, "ridge"),
         ({"sampling": "yes"}, "sampling"),
