@@ -151,6 +151,31 @@ def test_tiny_n_fits_or_names_the_limit(name, n):
         assert_valid_ranking(est, 6)
 
 
+# Selectors built on a kNN graph: their default k ("auto") resolves to min(5, n - 1) at fit
+KNN_BASED = [name for name in NAMES if "n_neighbors" in SELECTORS[name]().get_params()]
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+@pytest.mark.parametrize("name", KNN_BASED)
+def test_knn_defaults_fit_any_n(name, n):
+    """n <= 5 samples cannot have 5 neighbours each: the default uses n - 1 and records it."""
+    X = np.random.default_rng(n).standard_normal((n, 6))
+    est = fit(default(name), X)
+    if est.n_neighbors == "auto":
+        assert est.n_neighbors_ == min(5, n - 1)
+    if name in COLUMN_SELECTORS:
+        assert_valid_ranking(est, 6)
+
+
+@pytest.mark.parametrize("name", KNN_BASED)
+def test_impossible_n_neighbors_is_refused(name):
+    """An explicit k >= n is an error naming n_neighbors and the limit (n - 1, or n), never silently clipped."""
+    est = default(name).set_params(n_neighbors=7)
+    with pytest.raises(ValueError, match=r"n_neighbors=7\b.*\b[56]\b") as excinfo:
+        fit(est, np.random.default_rng(0).standard_normal((6, 4)))
+    assert_clear_error(excinfo, est)
+
+
 @pytest.mark.parametrize("name", COLUMN_SELECTORS)
 def test_one_feature(name):
     est = fit(default(name), np.random.default_rng(0).standard_normal((20, 1)))
