@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from ..blas import single_threaded_blas
 from ..graph import knn_graph
 from ..lasso_path import lasso_lars_at_cardinalities, use_gram
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
@@ -112,7 +113,8 @@ class MCFS(ScoreSelector):
         # the LARS tolerances are absolute: run it on X scaled by a power of 2 (exact) to unit RMS, then
         # undo the scale on the coefficients (the embedding does not depend on a global scale)
         scale = 2.0 ** np.round(np.log2(np.sqrt(np.mean(X**2))))
-        coefs = mcfs_coefficients(X / scale, W, n_clusters, cardinalities) / scale
+        with single_threaded_blas():  # hundreds of small BLAS calls per LARS path: see ufskit.blas
+            coefs = mcfs_coefficients(X / scale, W, n_clusters, cardinalities) / scale
         self.coef_by_cardinality_ = {c: self._to_full(coef, 0.0) for c, coef in zip(cardinalities, coefs, strict=True)}
         self.max_nonzero_ = cardinalities[-1]
         self.coef_ = self.coef_by_cardinality_[self.max_nonzero_]
