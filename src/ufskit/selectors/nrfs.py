@@ -240,7 +240,7 @@ class NRFS(ScoreSelector):
         [q] size of each local feature subspace, the feature itself included.
         "auto": min(50, max(1, m // 40)), resolved at fit: the paper's q = 50
         (Sec. VI-A) on its microarrays and texts (m >= 2000) and q = 1 on its
-        synthetic data (m = 60). A q near m gives every feature nearly the
+        synthetic data (m = 34). A q near m gives every feature nearly the
         whole space as its subspace, so all layers coincide and the ranking
         degrades to column order (the old "auto", min(50, m), did that for
         m <= 50).
