@@ -1,6 +1,6 @@
 """BLAS threads for the iterative selectors.
 
-NDFS's reweighted ridge steps and MCFS's LARS paths make hundreds of
+NDFS's reweighted ridge steps, UDFS's eigensolver steps and MCFS's LARS paths make hundreds of
 BLAS/LAPACK calls on operands of a few MB each (a 1024 x 1024 Cholesky, a
 pass over X, triangular solves). A multithreaded BLAS synchronises its
 threads inside every call; when the cores are shared (other jobs, a
