@@ -162,7 +162,7 @@ def test_high_dimensional_input_forms_no_d_by_d_matrix():
     ("params", "match"),
     [
         ({"n_clusters": 0}, "n_clusters"),
-        ({"n_clusters": 11}, "n_clusters=11 .* n_samples - 2 = 10"),
+        ({"n_clusters": 12}, "n_clusters=12 .* n_samples - 1 = 11"),
         ({"n_neighbors": 1.5}, "n_neighbors"),
         ({"max_nonzero": 0}, "max_nonzero"),
         ({"max_nonzero": 4}, "max_nonzero"),

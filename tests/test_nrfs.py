@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.io
 from numpy.testing import assert_allclose, assert_array_equal
-from selector_checks import assert_deterministic, run_check_estimator
+from selector_checks import assert_deterministic, make_planted, run_check_estimator
 
 from conftest import ROOT
 from ufskit.data import Dataset
@@ -307,18 +307,30 @@ def test_default_instance_passes_sklearn_estimator_checks():
 
 
 def test_auto_defaults_resolve_to_the_data_size(rng):
-    """"auto" = the paper's values (c = 5, q = 50, k = 5, 2 DPS levels) where the data allows them."""
+    """"auto" = the paper's values (c = 5, k = 5, 2 DPS levels) where the data allows them; q = 50 from
+    m = 2000 features on (the paper's microarrays and texts), 1 below m = 80 (its synthetic data)."""
     from sklearn.datasets import load_wine
 
     est = NRFS(n_features_to_select=5, random_state=0).fit(load_wine().data)
-    assert (est.n_clusters_, est.n_neighbors_features_, est.n_neighbors_, est.dps_levels_) == (5, 13, 5, 2)
-    assert est.get_support().sum() == 5 and est.feature_neighbors_.shape == (13, 13)
-    big = NRFS(random_state=0).fit(rng.standard_normal((30, 60)))
+    assert (est.n_clusters_, est.n_neighbors_features_, est.n_neighbors_, est.dps_levels_) == (5, 1, 5, 2)
+    assert est.get_support().sum() == 5 and est.feature_neighbors_.shape == (13, 1)
+    assert NRFS(random_state=0).fit(rng.standard_normal((30, 400))).n_neighbors_features_ == 10
+    big = NRFS(random_state=0).fit(rng.standard_normal((30, 2000)))
     assert (big.n_clusters_, big.n_neighbors_features_, big.n_neighbors_, big.dps_levels_) == (5, 50, 5, 2)
     for n in (2, 3, 4):  # c, k <= n - 1 and one instance per DPS fold at least
         tiny = NRFS(random_state=0).fit(rng.standard_normal((n, 3)))
         assert tiny.n_clusters_ == tiny.n_neighbors_ == min(5, n - 1)
         assert 2**tiny.dps_levels_ <= n and sorted(tiny.ranking_) == [1, 2, 3]
+
+
+def test_default_q_keeps_the_layers_apart_on_few_features():
+    """With q near m every subspace is nearly the whole space: the layers, hence the coefficients, tie
+    and the ranking is column order. The default q keeps them distinct on 45 features."""
+    X = make_planted(n_samples=60, n_informative=5, n_noise=40, random_state=0).X
+    default = NRFS(random_state=0).fit(X)
+    whole = NRFS(n_neighbors_features=45, random_state=0).fit(X)
+    distinct = [min(np.unique(np.round(coef, 12)).size for coef in est.coef_.T) for est in (default, whole)]
+    assert distinct[0] == 45 and distinct[1] < 15, distinct
 
 
 def test_constant_column_is_ranked_last_and_kept_out_of_the_subspaces(rng):

@@ -131,7 +131,7 @@ def test_high_dimensional_input_forms_no_d_by_d_matrix(params):
         ({"style": 0}, None, "style"),
         ({"style": 3}, None, "n_clusters"),
         ({"style": 3, "n_clusters": 1}, None, "n_clusters"),
-        ({"style": 3, "n_clusters": 12}, None, "non-trivial"),
+        ({"style": 3, "n_clusters": 13}, None, "non-trivial"),
         ({"n_neighbors": 0}, None, "n_neighbors"),
         ({"sigma": 0.0}, None, "positive"),
         ({}, np.full((12, 2), 3.0), "no varying feature"),

@@ -52,6 +52,10 @@ class DiagonalRidge:
     * ``residual(F)`` = (I - X (X'X + beta G)^-1 X') F = F - X coef(F);
     * ``coef_and_residual(F)``: both, sharing one solve.
 
+    In the primal form every method takes ``XtF`` = X'F if the caller has it
+    (NDFS reuses the X'F of one iteration's new F in the next), saving a
+    pass over X; the numbers are the same.
+
     ``dual=None`` picks the cheaper form: when d > n the n x n Woodbury forms
     W = G^-1 X' (A + beta I)^-1 F and residual = beta (A + beta I)^-1 F with
     A = X G^-1 X' (cost O(n^2 d + n^3), no d x d matrix); otherwise the d x d
@@ -74,21 +78,21 @@ class DiagonalRidge:
     def _solve(self, B: np.ndarray) -> np.ndarray:
         return scipy.linalg.cho_solve(self._factor, B, check_finite=False)
 
-    def coef(self, F: np.ndarray) -> np.ndarray:
+    def coef(self, F: np.ndarray, XtF: np.ndarray | None = None) -> np.ndarray:
         if self.dual:
             return self._XGinv.T @ self._solve(F)
-        return self._solve(self.X.T @ F)
+        return self._solve(self.X.T @ F if XtF is None else XtF)
 
-    def residual(self, F: np.ndarray) -> np.ndarray:
+    def residual(self, F: np.ndarray, XtF: np.ndarray | None = None) -> np.ndarray:
         # the dual form avoids the cancellation in F - XW when beta is tiny and XW ~ F
         if self.dual:
             return self.beta * self._solve(F)
-        return F - self.X @ self.coef(F)
+        return F - self.X @ self.coef(F, XtF)
 
-    def coef_and_residual(self, F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def coef_and_residual(self, F: np.ndarray, XtF: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``(coef(F), residual(F))`` with one solve instead of two (the same numbers)."""
         if self.dual:
             Z = self._solve(F)
             return self._XGinv.T @ Z, self.beta * Z
-        W = self.coef(F)
+        W = self.coef(F, XtF)
         return W, F - self.X @ W

@@ -72,24 +72,28 @@ def smallest_nontrivial_eigenpairs(W, k: int, dense_max_samples: int = DENSE_EIG
     spectrum), so a disconnected graph's further eigenvalue-0 vectors are kept,
     orthogonal to xi_1, as in Deng Cai's ``Eigenmap``. Dense LAPACK (only the
     wanted eigenpairs) for dense W or n <= ``dense_max_samples``, ARPACK for
-    larger sparse graphs.
+    larger sparse graphs. All n - 1 non-trivial pairs may be asked for (the
+    dense path): then the deflation goes to -2, below S's spectrum, so that a
+    bipartite graph's eigenvalue -1 (e.g. n = 2) does not tie with the
+    trivial one; k <= n - 2 keeps the shift of 2 (bit-identical to before).
     Signs are fixed so that each eigenvector's entry of largest magnitude is
     positive, which makes the output deterministic.
     """
     n = W.shape[0]
-    if not 1 <= k <= n - 2:
-        raise ValueError(f"asked for {k} non-trivial eigenvectors; a graph on {n} samples has at most {n - 2} usable.")
+    if not 1 <= k <= n - 1:
+        raise ValueError(f"asked for {k} non-trivial eigenvectors; a graph on {n} samples has at most {n - 1}.")
+    shift = 2.0 if k <= n - 2 else 3.0
     d = degrees(W)
     s = 1.0 / np.sqrt(d)
     xi1 = np.sqrt(d / d.sum())
     if sp.issparse(W) and n > dense_max_samples:
         S = sp.diags(s) @ W @ sp.diags(s)
-        op = spla.LinearOperator((n, n), matvec=lambda v: S @ v - 2.0 * xi1 * (xi1 @ v), dtype=np.float64)
+        op = spla.LinearOperator((n, n), matvec=lambda v: S @ v - shift * xi1 * (xi1 @ v), dtype=np.float64)
         mu, V = spla.eigsh(op, k=k, which="LA", v0=np.full(n, 1.0 / np.sqrt(n)), tol=0.0)
     else:
         Wd = W.toarray() if sp.issparse(W) else np.asarray(W)
         S = s[:, None] * Wd * s[None, :]
-        S -= 2.0 * np.outer(xi1, xi1)
+        S -= shift * np.outer(xi1, xi1)
         mu, V = scipy.linalg.eigh(S, subset_by_index=[n - k, n - 1])
     order = np.argsort(-mu, kind="stable")
     lam, V = 1.0 - mu[order], V[:, order]

@@ -126,6 +126,22 @@ def auto_or_int(value, name: str, auto: int, low: int = 1) -> int:
     return check_int(value, name, low=low)
 
 
+# k of every kNN graph by default (He et al., Cai's constructW); "auto" resolves to min(this, n - 1)
+DEFAULT_NEIGHBORS = 5
+
+
+def resolve_n_neighbors(value, n_samples: int, name: str = "n_neighbors") -> int:
+    """k of a kNN graph on ``n_samples`` points: "auto" = min(5, n - 1), else an int in [1, n - 1].
+
+    The default fits any n >= 2 (a graph of 2 points has one neighbour each);
+    an explicit impossible value is refused with the limit, never clipped.
+    """
+    k = auto_or_int(value, name, min(DEFAULT_NEIGHBORS, n_samples - 1))
+    if k > n_samples - 1:
+        raise ValueError(f"{name}={k} must be at most n_samples - 1 = {n_samples - 1}.")
+    return k
+
+
 def check_positive(value, name: str) -> float:
     """``value`` as a finite float > 0, or a ValueError naming the parameter (bools are refused)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):

@@ -19,6 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..graph import knn_graph, knn_indices, pairwise_sq_dists
+from ..validation import resolve_n_neighbors
 from .base import ScoreSelector
 
 LOCAL_STRUCTURES = ("lpp", "lle")
@@ -147,8 +148,8 @@ class GLSPFS(ScoreSelector):
     local : {"lpp", "lle"}
         Local structure: Laplacian of the kNN graph weighted by the global kernel
         (LPP), or the LLE reconstruction matrix (I - R)'(I - R).
-    n_neighbors : int
-        k of the local structure (unused when mu = 0).
+    n_neighbors : int or "auto"
+        k of the local structure (unused when mu = 0); "auto" (default) = min(5, n - 1).
     max_iter, tol : int, float
         Iteration cap and relative-objective-change stopping rule (the authors: 100, 1e-4).
 
@@ -160,9 +161,10 @@ class GLSPFS(ScoreSelector):
     n_iter_ : number of iterations run.
     kernel_width_ : t of the global kernel exp(-d^2 / t).
     lam_ : the l2,1 weight used (``lam``, or n when lam is None).
+    n_neighbors_ : the k used (``n_neighbors`` resolved; None when mu = 0).
     """
 
-    def __init__(self, n_features_to_select=None, mu=1.0, lam=None, local="lpp", n_neighbors=5, max_iter=100, tol=1e-4):
+    def __init__(self, n_features_to_select=None, mu=1.0, lam=None, local="lpp", n_neighbors="auto", max_iter=100, tol=1e-4):
         super().__init__(n_features_to_select=n_features_to_select)
         self.mu = mu
         self.lam = lam
@@ -178,21 +180,21 @@ class GLSPFS(ScoreSelector):
         _check_real(self.tol, "tol", positive=False)
         if self.local not in LOCAL_STRUCTURES:
             raise ValueError(f"unknown local structure {self.local!r}; use one of {LOCAL_STRUCTURES}.")
-        for name in ("n_neighbors", "max_iter"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}.")
+        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
+            raise ValueError(f"max_iter must be a positive int, got {self.max_iter!r}.")
 
     def local_structure(self, X: np.ndarray, D2: np.ndarray, width: float):
         """The n x n sparse local-structure matrix for ``self.local`` (None when mu = 0)."""
         if self.mu == 0:
             return None
+        k = resolve_n_neighbors(self.n_neighbors, D2.shape[0])
         if self.local == "lpp":
-            return lpp_laplacian(D2, width, self.n_neighbors)
-        return lle_matrix(D2, self.n_neighbors, X.shape[1])
+            return lpp_laplacian(D2, width, k)
+        return lle_matrix(D2, k, X.shape[1])
 
     def _score(self, X):
         self._check_params()
+        self.n_neighbors_ = None if self.mu == 0 else resolve_n_neighbors(self.n_neighbors, X.shape[0])
         D2 = pairwise_sq_dists(X)
         S, self.kernel_width_ = global_kernel(D2)
         L = self.local_structure(X, D2, self.kernel_width_)

@@ -37,7 +37,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..graph import knn_graph
 from ..kernels import kernel_sq_dists
-from ..validation import check_int
+from ..validation import check_int, resolve_n_neighbors
 from .base import ScoreSelector
 from .laplacian import laplacian_score
 
@@ -47,14 +47,15 @@ class IterativeLaplacianScore(ScoreSelector):
 
     n_drop: features discarded per round (the paper's "d": 1 on UCI, 5 on ORL).
     variant: 1 or 2 (see the module docstring). n_neighbors, weight, sigma: the
-    kNN graph of ``ufskit.graph.knn_graph``; sigma=None takes the mean pairwise
+    kNN graph of ``ufskit.graph.knn_graph`` (n_neighbors "auto" = min(5, n - 1),
+    resolved into ``n_neighbors_``); sigma=None takes the mean pairwise
     distance of the features kept in that round.
     Attributes: ``survival_order_`` (features best-first: the algorithm's output
     list; ``scores_ = d - position``), ``n_rounds_`` (graphs built) and
     ``kept_history_`` ((n_rounds_ + 1) x d bool; row t = kept set after round t).
     """
 
-    def __init__(self, n_features_to_select=None, n_drop=1, variant=1, n_neighbors=5, weight="heat", sigma=None):
+    def __init__(self, n_features_to_select=None, n_drop=1, variant=1, n_neighbors="auto", weight="heat", sigma=None):
         super().__init__(n_features_to_select=n_features_to_select)
         self.n_drop = n_drop
         self.variant = variant
@@ -72,13 +73,14 @@ class IterativeLaplacianScore(ScoreSelector):
             return 1
         return min(self._n_selected(self.n_features_in_), d)
 
-    def _check_params(self) -> None:
+    def _check_params(self, n_samples: int) -> None:
         check_int(self.n_drop, "n_drop")
+        self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, n_samples)
         if self.variant not in (1, 2):
             raise ValueError(f"variant must be 1 or 2, got {self.variant!r}.")
 
     def _score(self, X):
-        self._check_params()
+        self._check_params(X.shape[0])
         d = X.shape[1]
         history, dropped = [np.ones(d, dtype=bool)], []
         for ranked, m_new in self._rounds(X, self._target_size(d)):
@@ -106,7 +108,7 @@ class IterativeLaplacianScore(ScoreSelector):
         while True:
             cols = np.flatnonzero(kept)
             Xk = X[:, cols]
-            W = knn_graph(Xk, self.n_neighbors, self.weight, self.sigma, D2=gram.sq_dists())
+            W = knn_graph(Xk, self.n_neighbors_, self.weight, self.sigma, D2=gram.sq_dists())
             cand, scored = (cols, Xk) if self.variant == 1 else (np.arange(d), X)
             ranked = cand[np.argsort(laplacian_score(scored, W), kind="stable")]  # best first
             m_new = max(cols.size - self.n_drop, target)

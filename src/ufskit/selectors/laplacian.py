@@ -6,7 +6,7 @@ import numpy as np
 
 from ..graph import knn_graph
 from ..spectral import rayleigh_quotients
-from ..validation import check_int
+from ..validation import resolve_n_neighbors
 from .base import ScoreSelector
 
 
@@ -22,24 +22,25 @@ def laplacian_score(X: np.ndarray, W) -> np.ndarray:
 class LaplacianScore(ScoreSelector):
     """Laplacian Score on the symmetric kNN graph of ``ufskit.graph.knn_graph``.
 
-    Parameters: ``n_neighbors`` (k of the kNN graph, 5 in the paper and Cai's
-    code), ``weight`` ("heat", "binary" or "cosine") and ``sigma`` (heat-kernel
+    Parameters: ``n_neighbors`` (k of the kNN graph; "auto" = min(5, n - 1):
+    5 as in the paper and Cai's code, fewer when fewer samples allow it),
+    ``weight`` ("heat", "binary" or "cosine") and ``sigma`` (heat-kernel
     width; None = mean pairwise distance, Cai's default).
 
-    Attributes: ``laplacian_scores_`` holds the native L_r (smaller = better);
+    Attributes: ``n_neighbors_`` is the k used; ``laplacian_scores_`` holds the native L_r (smaller = better);
     ``scores_ = -laplacian_scores_``. Constant features have no L_r (0/0):
     ``fit`` leaves them unscored and ranks them last (NaN in ``laplacian_scores_``).
     """
 
-    def __init__(self, n_features_to_select=None, n_neighbors=5, weight="heat", sigma=None):
+    def __init__(self, n_features_to_select=None, n_neighbors="auto", weight="heat", sigma=None):
         self.n_features_to_select = n_features_to_select
         self.n_neighbors = n_neighbors
         self.weight = weight
         self.sigma = sigma
 
     def _score(self, X):
-        k = check_int(self.n_neighbors, "n_neighbors")
-        W = knn_graph(X, n_neighbors=k, weight=self.weight, sigma=self.sigma)
+        self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, X.shape[0])
+        W = knn_graph(X, n_neighbors=self.n_neighbors_, weight=self.weight, sigma=self.sigma)
         native = laplacian_score(X, W)
         self.laplacian_scores_ = self._to_full(native, np.nan)
         return -native

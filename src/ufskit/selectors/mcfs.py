@@ -7,11 +7,15 @@ import numbers
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from ..blas import single_threaded_blas
 from ..graph import knn_graph
 from ..lasso_path import lasso_lars_at_cardinalities, use_gram
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
-from ..validation import check_int, resolve_count
+from ..validation import auto_or_int, resolve_count, resolve_n_neighbors
 from .base import ScoreSelector
+
+# K by default: Cai's nUseEigenfunction
+DEFAULT_EIGENVECTORS = 5
 
 
 def spectral_embedding(W, n_clusters: int) -> np.ndarray:
@@ -44,9 +48,11 @@ def mcfs_coefficients(X: np.ndarray, W, n_clusters: int, cardinalities) -> np.nd
 class MCFS(ScoreSelector):
     """Multi-Cluster Feature Selection: score_j = max_k |a_kj| over K sparse spectral regressions.
 
-    Parameters: ``n_clusters`` (K eigenvectors, 5 by default as in Cai's code;
+    Parameters: ``n_clusters`` (K eigenvectors; "auto" = min(5, n - 1): 5 as
+    in Cai's code, fewer when a graph on n samples has fewer non-trivial ones;
     the IVFS paper uses {5, 10, 20, 30}), ``n_neighbors``/``weight``/``sigma``
-    (the kNN graph of ``ufskit.graph.knn_graph``, Cai's defaults), and
+    (the kNN graph of ``ufskit.graph.knn_graph``, Cai's defaults; n_neighbors
+    "auto" = min(5, n - 1)), and
     ``max_nonzero``: the LARS cardinality per eigenvector (int, fraction of d,
     or a list). The paper selects M features with cardinality M, so its
     selections are not nested in M and no single ranking holds them all;
@@ -63,13 +69,20 @@ class MCFS(ScoreSelector):
     Features whose coefficient is zero in every regression score 0 and are
     ranked after all non-zero ones, ties by feature index. Attributes: ``coef_``
     (d x K), ``max_nonzero_`` (the cardinality of ``coef_``), ``coef_by_cardinality_``
-    ({cardinality: d x K}). Scaling all features by c > 0 leaves the ranking
+    ({cardinality: d x K}), and the resolved ``n_clusters_`` and
+    ``n_neighbors_``. Scaling all features by c > 0 leaves the ranking
     unchanged and divides the scores by c; scaling one feature is not neutral
     (the L1 penalty is not scale-free).
     """
 
     def __init__(
-        self, n_features_to_select=None, n_clusters=5, n_neighbors=5, weight="heat", sigma=None, max_nonzero=None
+        self,
+        n_features_to_select=None,
+        n_clusters="auto",
+        n_neighbors="auto",
+        weight="heat",
+        sigma=None,
+        max_nonzero=None,
     ):
         self.n_features_to_select = n_features_to_select
         self.n_clusters = n_clusters
@@ -89,17 +102,19 @@ class MCFS(ScoreSelector):
         return sorted({min(resolve_count(v, d, name="max_nonzero"), n_scored) for v in values})
 
     def _score(self, X):
-        n_clusters = check_int(self.n_clusters, "n_clusters")
-        n_neighbors = check_int(self.n_neighbors, "n_neighbors")
-        if n_clusters > X.shape[0] - 2:
-            raise ValueError(f"n_clusters={n_clusters} eigenvectors need more samples: a graph on {X.shape[0]} "
-                             f"samples has at most n_samples - 2 = {X.shape[0] - 2} non-trivial ones.")
+        n = X.shape[0]
+        self.n_clusters_ = n_clusters = auto_or_int(self.n_clusters, "n_clusters", min(DEFAULT_EIGENVECTORS, n - 1))
+        if n_clusters > n - 1:
+            raise ValueError(f"n_clusters={n_clusters} eigenvectors need more samples: a graph on {n} "
+                             f"samples has at most n_samples - 1 = {n - 1} non-trivial ones.")
+        self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, n)
         cardinalities = self._cardinalities(X.shape[1])
-        W = knn_graph(X, n_neighbors=n_neighbors, weight=self.weight, sigma=self.sigma)
+        W = knn_graph(X, n_neighbors=self.n_neighbors_, weight=self.weight, sigma=self.sigma)
         # the LARS tolerances are absolute: run it on X scaled by a power of 2 (exact) to unit RMS, then
         # undo the scale on the coefficients (the embedding does not depend on a global scale)
         scale = 2.0 ** np.round(np.log2(np.sqrt(np.mean(X**2))))
-        coefs = mcfs_coefficients(X / scale, W, n_clusters, cardinalities) / scale
+        with single_threaded_blas():  # hundreds of small BLAS calls per LARS path: see ufskit.blas
+            coefs = mcfs_coefficients(X / scale, W, n_clusters, cardinalities) / scale
         self.coef_by_cardinality_ = {c: self._to_full(coef, 0.0) for c, coef in zip(cardinalities, coefs, strict=True)}
         self.max_nonzero_ = cardinalities[-1]
         self.coef_ = self.coef_by_cardinality_[self.max_nonzero_]

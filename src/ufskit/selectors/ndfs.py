@@ -25,6 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.cluster import KMeans
 
+from ..blas import single_threaded_blas
 from ..graph import knn_graph
 from ..sparse_regression import EPS, DiagonalRidge, has_converged, l21_norm, reweight, row_sq_norms
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
@@ -83,18 +84,22 @@ def ndfs_iterations(X, A_norm, F, *, alpha, beta, gamma, max_iter, tol, dual=Non
     n, d = X.shape
     dual = d > n if dual is None else bool(dual)
     XtX = None if dual else X.T @ X
+    # X'F of the current F: the residual of one iteration's first step and the W of the previous
+    # iteration's last step use the same F, so one product serves both (primal form only)
+    XtF = None if dual else X.T @ F
     g = np.ones(d)
     AF = A_norm @ F
     objective: list[float] = []
     for _ in range(max_iter):
         ridge = DiagonalRidge(X, beta, g, dual=dual, XtX=XtX)
-        MF = F - AF + alpha * ridge.residual(F)
+        MF = F - AF + alpha * ridge.residual(F, XtF)
         # the paper's rule F * (gamma F) / (MF + gamma FF'F), with MF split into its positive and negative
         # parts so that F stays positive where MF < 0 (identical where MF >= 0); eps as in the authors' code
         FFtF = F @ (F.T @ F)
         F = F * (gamma * F + np.maximum(-MF, 0.0) + EPS) / (np.maximum(MF, 0.0) + gamma * FFtF + EPS)
         F /= np.linalg.norm(F, axis=0)
-        W, R = ridge.coef_and_residual(F)
+        XtF = None if dual else X.T @ F
+        W, R = ridge.coef_and_residual(F, XtF)
         AF = A_norm @ F
         g = reweight(row_sq_norms(W))
         gram = F.T @ F
@@ -165,6 +170,10 @@ class NDFS(ScoreSelector):
         self.random_state = random_state
 
     def _score(self, X):
+        with single_threaded_blas():  # hundreds of medium BLAS/LAPACK calls: see ufskit.blas
+            return self._fit_ndfs(X)
+
+    def _fit_ndfs(self, X):
         n = X.shape[0]
         self.n_clusters_ = c = auto_or_int(self.n_clusters, "n_clusters", min(5, n - 1))
         if c >= n:

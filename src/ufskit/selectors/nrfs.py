@@ -283,7 +283,12 @@ class NRFS(ScoreSelector):
         clusters. "auto": min(5, n - 1).
     n_neighbors_features : int or "auto", default "auto"
         [q] size of each local feature subspace, the feature itself included.
-        "auto": min(50, m), the paper's q = 50 (Sec. VI-A) where m allows it.
+        "auto": min(50, max(1, m // 40)), resolved at fit: the paper's q = 50
+        (Sec. VI-A) on its microarrays and texts (m >= 2000) and q = 1 on its
+        synthetic data (m = 34). A q near m gives every feature nearly the
+        whole space as its subspace, so all layers coincide and the ranking
+        degrades to column order (the old "auto", min(50, m), did that for
+        m <= 50).
     n_neighbors : int, None or "auto", default "auto"
         [k] W keeps the edges of the symmetric k-nearest-neighbour graph
         (Sec. VI-A: k = 5 for kNN-based similarities); None = all pairs;
@@ -361,7 +366,7 @@ class NRFS(ScoreSelector):
         self.n_clusters_ = auto_or_int(self.n_clusters, "n_clusters", min(5, n - 1))
         if self.n_clusters_ > n - 1:
             raise ValueError(f"n_clusters={self.n_clusters_} must be below n_samples={n}.")
-        self.n_neighbors_features_ = auto_or_int(self.n_neighbors_features, "n_neighbors_features", min(50, m))
+        self.n_neighbors_features_ = auto_or_int(self.n_neighbors_features, "n_neighbors_features", min(50, max(1, m // 40)))
         if self.n_neighbors_features_ > m:
             raise ValueError(f"n_neighbors_features={self.n_neighbors_features_} exceeds the number of features ({m}).")
         if self.similarity not in SIMILARITIES:

@@ -28,6 +28,7 @@ import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from ..blas import single_threaded_blas
 from ..graph import knn_indices, pairwise_sq_dists
 from ..sparse_regression import EPS, has_converged, l21_norm, reweight, row_sq_norms
 from ..validation import auto_or_int, check_int, check_positive
@@ -258,9 +259,10 @@ class UDFS(ScoreSelector):
         auto_lam = isinstance(self.lam, str) and self.lam == "auto"
         self.lam_ = LAM_ON_UNIT_SCALE * float(np.mean(X**2)) if auto_lam else check_positive(self.lam, "lam")
         L = local_discriminative_laplacian(X, self.n_neighbors_, self.lam_)
-        W, self.objective_ = udfs_iterations(
-            spectrum_of(X, L, low_rank=n < d and c < d), c, gamma, check_int(self.max_iter, "max_iter"), tol
-        )
+        with single_threaded_blas():  # an eigensolver call per iteration: see ufskit.blas
+            W, self.objective_ = udfs_iterations(
+                spectrum_of(X, L, low_rank=n < d and c < d), c, gamma, check_int(self.max_iter, "max_iter"), tol
+            )
         self.n_iter_ = len(self.objective_)
         self.W_ = self._to_full(W, fill=0.0)
         return np.sqrt(row_sq_norms(W))
