@@ -172,7 +172,7 @@ def test_invariances(rng):
         ({"lam": 0}, "lam"),
         ({"mu": -1.0}, "mu"),
         ({"mu": np.nan}, "mu"),
-        ({"local": "ltsa"}, "local structure"),
+        ({"local": "ltsa"}, "'local' parameter of GLSPFS must be a str among"),
         ({"n_neighbors": 0}, "n_neighbors"),
         ({"n_neighbors": 12}, "n_neighbors"),
         ({"max_iter": 0}, "max_iter"),

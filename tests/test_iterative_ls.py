@@ -169,7 +169,7 @@ def test_scikit_learn_estimator_checks(variant):
         ({"n_drop": 1.5}, "n_drop"),
         ({"variant": 3}, "variant"),
         ({"n_neighbors": 20}, "n_neighbors"),
-        ({"weight": "gaussian"}, "unknown weight"),
+        ({"weight": "gaussian"}, "'weight' parameter of IterativeLaplacianScore must be a str among"),
         ({"variant": 2, "n_features_to_select": 13}, "n_features_to_select"),
     ],
 )

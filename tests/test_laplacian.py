@@ -105,8 +105,8 @@ def test_high_dimensional_input_forms_no_d_by_d_matrix():
         ({"n_neighbors": 10}, np.random.default_rng(0).standard_normal((10, 3)), "n_neighbors"),
         ({"n_neighbors": 2.5}, np.random.default_rng(0).standard_normal((10, 3)), "n_neighbors"),
         ({"n_neighbors": 0}, np.random.default_rng(0).standard_normal((10, 3)), "n_neighbors"),
-        ({"weight": "gauss"}, np.random.default_rng(0).standard_normal((10, 3)), "unknown weight"),
-        ({"sigma": -1.0}, np.random.default_rng(0).standard_normal((10, 3)), "width"),
+        ({"weight": "gauss"}, np.random.default_rng(0).standard_normal((10, 3)), "'weight' parameter of LaplacianScore must be a str among"),
+        ({"sigma": -1.0}, np.random.default_rng(0).standard_normal((10, 3)), "'sigma' parameter of LaplacianScore must be None or a float"),
     ],
 )
 def test_bad_input(params, X, match):

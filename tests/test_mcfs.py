@@ -167,7 +167,7 @@ def test_high_dimensional_input_forms_no_d_by_d_matrix():
         ({"max_nonzero": 0}, "max_nonzero"),
         ({"max_nonzero": 4}, "max_nonzero"),
         ({"n_features_to_select": 5}, "n_features_to_select"),
-        ({"weight": "rbf"}, "unknown weight"),
+        ({"weight": "rbf"}, "'weight' parameter of MCFS must be a str among"),
     ],
 )
 def test_bad_input(params, match):

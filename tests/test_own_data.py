@@ -307,7 +307,7 @@ def _experiment(**methods):
 
 @pytest.mark.parametrize(("method", "message"), [
     ({"selector": "LaplacianScore", "params": {"n_neighbors": -1}},
-     r"The 'n_neighbors' parameter of LaplacianScore must be an int in the range \[1, inf\)\. Got -1 instead"),
+     r"The 'n_neighbors' parameter of LaplacianScore must be a str among \{'auto'\} or an int in the range \[1, inf\)\. Got -1 instead"),
     ({"selector": "IVFS", "grid": {"loss": ["linf", "foo"]}},
      r"The 'loss' parameter of IVFS must be a str among \{.*'l1'.*\}\. Got 'foo' instead"),
     ({"selector": "NRFS", "params": {"noise_fraction": 1.0}},

@@ -43,13 +43,13 @@ RANDOM_STATE = [None, Interval(Integral, 0, None, closed="left"), np.random.Gene
 COMMON = {"n_features_to_select": [None, POSITIVE_INT, FRACTION]}
 
 BUILTIN = {
-    LaplacianScore: {"n_neighbors": [POSITIVE_INT], "weight": [WEIGHTS], "sigma": [None, POSITIVE]},
+    LaplacianScore: {"n_neighbors": [AUTO, POSITIVE_INT], "weight": [WEIGHTS], "sigma": [None, POSITIVE]},
     SPEC: {"style": [Options(Integral, set(STYLES))], "n_neighbors": [None, POSITIVE_INT], "sigma": [None, POSITIVE],
            "n_clusters": [None, POSITIVE_INT]},  # >= 2 for style 3, checked by fit
-    MCFS: {"n_clusters": [POSITIVE_INT], "n_neighbors": [POSITIVE_INT], "weight": [WEIGHTS], "sigma": [None, POSITIVE],
+    MCFS: {"n_clusters": [AUTO, POSITIVE_INT], "n_neighbors": [AUTO, POSITIVE_INT], "weight": [WEIGHTS], "sigma": [None, POSITIVE],
            "max_nonzero": [None, POSITIVE_INT, FRACTION, list]},  # a list: one cardinality per count
     IterativeLaplacianScore: {"variant": [Options(Integral, {1, 2})], "n_drop": [POSITIVE_INT],
-                              "n_neighbors": [POSITIVE_INT], "weight": [WEIGHTS], "sigma": [None, POSITIVE]},
+                              "n_neighbors": [AUTO, POSITIVE_INT], "weight": [WEIGHTS], "sigma": [None, POSITIVE]},
     NDFS: {"n_clusters": [AUTO, POSITIVE_INT], "n_neighbors": [AUTO, POSITIVE_INT], "alpha": [POSITIVE],
            "beta": [AUTO, POSITIVE], "gamma": [POSITIVE], "max_iter": [POSITIVE_INT], "tol": [POSITIVE],
            "sigma": [None, POSITIVE], "random_state": RANDOM_STATE},
@@ -68,7 +68,7 @@ BUILTIN = {
            "subset_samples": [POSITIVE_INT, FRACTION], "batch_size": [None, POSITIVE_INT], "checkpoints": [None, list],
            "dtype": [StrOptions(set(DTYPES))], "random_state": RANDOM_STATE},
     GLSPFS: {"mu": [NON_NEGATIVE], "lam": [None, POSITIVE], "local": [StrOptions(set(LOCAL_STRUCTURES))],
-             "n_neighbors": [POSITIVE_INT], "max_iter": [POSITIVE_INT], "tol": [NON_NEGATIVE]},
+             "n_neighbors": [AUTO, POSITIVE_INT], "max_iter": [POSITIVE_INT], "tol": [NON_NEGATIVE]},
 }
 
 
