@@ -41,7 +41,7 @@ def test_facts_name_the_protocol_datasets_settings_and_repetitions(smoke):
     assert facts["datasets"] == ["lymphoma"] and facts["n_datasets"] == 1
     text = facts["produced_by"]
     assert "Experiment ``smoke_ivfs``: dataset lymphoma;" in text and "2 repetitions" in text
-    assert "MCFS (MCFS: max_nonzero = 10; n_clusters in {2, 3}) x 1 rep." in text
+    assert "MCFS (MCFS: max_nonzero = 10, n_neighbors = 5; n_clusters in {2, 3}) x 1 rep." in text
     assert "feature counts 2, 5, 10" in text
     full = C.run_facts({**smoke, "protocol": "full"}, ["smoke_ivfs"])
     assert full["extent"] == "reproduced" and full["full"]
