@@ -173,7 +173,7 @@ def test_planted_distance_carriers_rank_first(loss):
 @pytest.mark.parametrize(
     "params, match",
     [
-        ({"loss": "l3"}, "unknown loss"),
+        ({"loss": "l3"}, "'loss' parameter of IVFS must be a str among"),
         ({"n_subsets": 0}, "n_subsets"),
         ({"n_subsets": 2.5}, "n_subsets"),
         ({"subset_features": 1.5}, "subset_features"),

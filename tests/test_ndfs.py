@@ -292,7 +292,7 @@ def test_auto_sizes_resolve_at_fit_and_explicit_ones_are_checked():
         NDFS(n_clusters=5).fit(X)
     with pytest.raises(ValueError, match="n_neighbors=5 must be smaller than the number of samples"):
         NDFS(n_neighbors=5).fit(X)
-    with pytest.raises(ValueError, match="n_clusters must be an integer"):
+    with pytest.raises(ValueError, match="'n_clusters' parameter of NDFS must be a str among {'auto'} or an int"):
         NDFS(n_clusters="five").fit(X)
 
 

@@ -133,7 +133,7 @@ def test_high_dimensional_input_forms_no_d_by_d_matrix(params):
         ({"style": 3, "n_clusters": 1}, None, "n_clusters"),
         ({"style": 3, "n_clusters": 13}, None, "non-trivial"),
         ({"n_neighbors": 0}, None, "n_neighbors"),
-        ({"sigma": 0.0}, None, "positive"),
+        ({"sigma": 0.0}, None, "'sigma' parameter of SPEC must be None or a float"),
         ({}, np.full((12, 2), 3.0), "no varying feature"),
         ({}, np.array([[np.inf, 1.0]] * 12), "infinity"),
     ],
