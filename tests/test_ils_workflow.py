@@ -49,7 +49,7 @@ def test_orl_curves_cover_drawn_and_all_people(smoke):
     assert fig2["mean"].between(0, 1).all()
     assert fig2.query("n_clusters == 5 and metric == 'kmeans_acc'")["mean"].min() > 0.4  # 5 faces: well above chance
     fig3 = pd.read_csv(smoke / "results/smoke_ils/fig3.csv")
-    assert set(fig3["params"]) == {"default", "n_drop=200_variant=1", "n_drop=400_variant=1"}
+    assert set(fig3["params"]) == {"n_neighbors=5", "n_drop=200_n_neighbors=5_variant=1", "n_drop=400_n_neighbors=5_variant=1"}
     assert fig3["mean"].between(1 / 40, 1).all()  # 1-NN on faces beats guessing among 40 people
 
 

@@ -39,7 +39,7 @@ def test_full_protocol_dag(tmp_path):
     for fold in range(4):
         assert f"selections/11_Tumors/NRFS/dps_levels=2_fold={fold}_n_clusters=n_classes_n_neighbors=5_n_neighbors_features=50/rep0.npz" in jobs
     assert "11_Tumors/NRFS/dps_levels=2_fold=0_n_clusters=n_classes_n_neighbors=5_n_neighbors_features=50/rep1.npz" not in jobs
-    assert "20NewsgroupA/MCFS/max_nonzero=200+300+500+800+1000+1200+1500+1800_n_clusters=n_classes_weight=cosine/" in jobs
+    assert "20NewsgroupA/MCFS/max_nonzero=200+300+500+800+1000+1200+1500+1800_n_clusters=n_classes_n_neighbors=5_weight=cosine/" in jobs
     assert "RCV1-4Class/" not in jobs
 
 
@@ -70,8 +70,8 @@ def test_smoke_nrfs_end_to_end(tmp_path, mirror):
     assert {"NRFS", "NRFS-2", "LS", "MCFS", "NDFS"} == set(curves.index.get_level_values(0))
     metrics = pd.read_parquet(tmp_path / "results/smoke_nrfs_microarray/metrics.parquet")
     mcfs = metrics.query("method == 'MCFS' and metric == 'kmeans_nmi'").set_index(["params", "n_features"])["value"]
-    assert curves.loc[("MCFS", 20), "nmi"] == pytest.approx(mcfs[("max_nonzero=20_n_clusters=n_classes", 20)])
-    assert curves.loc[("MCFS", 60), "nmi"] == pytest.approx(mcfs[("max_nonzero=100_n_clusters=n_classes", 60)])
+    assert curves.loc[("MCFS", 20), "nmi"] == pytest.approx(mcfs[("max_nonzero=20_n_clusters=n_classes_n_neighbors=5", 20)])
+    assert curves.loc[("MCFS", 60), "nmi"] == pytest.approx(mcfs[("max_nonzero=100_n_clusters=n_classes_n_neighbors=5", 60)])
     nrfs = pd.read_parquet(tmp_path / "results/smoke_nrfs_nrfs/metrics.parquet")
     q50 = nrfs.query("metric == 'kmeans_nmi' and params.str.endswith('=50') and n_features == 20")["value"]
     assert curves.loc[("NRFS", 20), "nmi"] == pytest.approx(q50.mean())
