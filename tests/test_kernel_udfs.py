@@ -149,7 +149,7 @@ def test_scikit_learn_estimator_checks():
 @pytest.mark.parametrize(
     "params, match",
     [
-        ({"kernel": "poly"}, "unknown kernel"),
+        ({"kernel": "poly"}, "'kernel' parameter of KernelUDFS must be a str among"),
         ({"kernel_const": 0.0}, "kernel_const"),
         ({"sigma": -1.0}, "sigma"),
         ({"n_neighbors": 20}, "n_neighbors"),

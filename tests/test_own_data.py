@@ -340,6 +340,14 @@ def test_every_builtin_selector_constrains_exactly_its_parameters_and_accepts_it
         cls()._validate_params()
 
 
+@pytest.mark.parametrize("name", sorted(SELECTORS))
+def test_every_selector_checks_its_values_at_fit(name):
+    """fit goes through the constraints for every selector, also one that overrides fit (KernelUDFS)."""
+    X = np.random.default_rng(0).standard_normal((12, 4))
+    with pytest.raises(ValueError, match=f"'n_features_to_select' parameter of {SELECTORS[name].__name__}"):
+        SELECTORS[name](n_features_to_select="half").fit(X)
+
+
 def test_fit_checks_the_values_before_reading_the_data():
     with pytest.raises(ValueError, match="'weight' parameter of LaplacianScore must be a str among"):
         make_selector("LaplacianScore", weight="gauss").fit(np.full((3, 2), np.nan))  # X is never read

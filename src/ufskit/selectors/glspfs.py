@@ -13,8 +13,6 @@ features are ranked by the row norms ||w_i||.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import scipy.sparse as sp
 
@@ -121,13 +119,6 @@ def glspfs_fit(X, Y, L, mu, lam, max_iter=100, tol=1e-4, form=None):
     return W, np.asarray(objective)
 
 
-def _check_real(value, name, *, positive):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise ValueError(f"{name} must be a finite number, got {value!r}.")
-    if value < 0 or (positive and value == 0):
-        raise ValueError(f"{name} must be {'> 0' if positive else '>= 0'}, got {value!r}.")
-
-
 class GLSPFS(ScoreSelector):
     """Global and Local Structure Preserving Feature Selection.
 
@@ -173,16 +164,6 @@ class GLSPFS(ScoreSelector):
         self.max_iter = max_iter
         self.tol = tol
 
-    def _check_params(self):
-        _check_real(self.mu, "mu", positive=False)
-        if self.lam is not None:
-            _check_real(self.lam, "lam", positive=True)
-        _check_real(self.tol, "tol", positive=False)
-        if self.local not in LOCAL_STRUCTURES:
-            raise ValueError(f"unknown local structure {self.local!r}; use one of {LOCAL_STRUCTURES}.")
-        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
-            raise ValueError(f"max_iter must be a positive int, got {self.max_iter!r}.")
-
     def local_structure(self, X: np.ndarray, D2: np.ndarray, width: float):
         """The n x n sparse local-structure matrix for ``self.local`` (None when mu = 0)."""
         if self.mu == 0:
@@ -193,7 +174,6 @@ class GLSPFS(ScoreSelector):
         return lle_matrix(D2, k, X.shape[1])
 
     def _score(self, X):
-        self._check_params()
         self.n_neighbors_ = None if self.mu == 0 else resolve_n_neighbors(self.n_neighbors, X.shape[0])
         D2 = pairwise_sq_dists(X)
         S, self.kernel_width_ = global_kernel(D2)

@@ -74,10 +74,7 @@ class IterativeLaplacianScore(ScoreSelector):
         return min(self._n_selected(self.n_features_in_), d)
 
     def _check_params(self, n_samples: int) -> None:
-        check_int(self.n_drop, "n_drop")
         self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, n_samples)
-        if self.variant not in (1, 2):
-            raise ValueError(f"variant must be 1 or 2, got {self.variant!r}.")
 
     def _score(self, X):
         self._check_params(X.shape[0])

@@ -156,14 +156,6 @@ class IVFS(ScoreSelector):
         return sorted(set(values)) + [int(self.n_subsets)]
 
     def _score(self, X):
-        if self.loss not in LOSSES:
-            raise ValueError(f"unknown loss {self.loss!r}; use one of {LOSSES}.")
-        if self.batch_size is not None and (
-            isinstance(self.batch_size, bool)
-            or not isinstance(self.batch_size, numbers.Integral)
-            or self.batch_size < 1
-        ):
-            raise ValueError(f"batch_size must be None or a positive int, got {self.batch_size!r}.")
         n, d = X.shape
         if n < 3:
             raise ValueError(f"IVFS needs X with at least 3 samples, got {n}: the distances of 2 points, divided "

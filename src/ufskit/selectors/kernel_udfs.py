@@ -34,7 +34,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels import kernel_sq_dists, rbf_kernel, rbf_width
 from ..sparse_regression import row_sq_norms
-from ..validation import auto_or_int, check_int, check_positive, check_scale, flat_features
+from ..validation import auto_or_int, check_scale, flat_features
 from .base import ScoreSelector, ranking_from_scores
 from .udfs import DenseSpectrum, laplacian_from_sq_dists, udfs_iterations
 
@@ -84,17 +84,8 @@ class KernelUDFS(ScoreSelector):
 
     def _check_params(self, n: int) -> None:
         self.n_neighbors_ = auto_or_int(self.n_neighbors, "n_neighbors", min(5, n - 1))
-        for name in ("n_clusters", "max_iter"):
-            check_int(getattr(self, name), name)
-        if self.n_clusters > n:
+        if self.n_clusters > n:  # the values themselves are checked by the constraints (fit)
             raise ValueError(f"n_clusters={self.n_clusters} exceeds the number of samples {n}.")
-        check_positive(self.lam, "lam")
-        if not (np.isfinite(self.gamma) and self.gamma >= 0 and np.isfinite(self.tol) and self.tol >= 0):
-            raise ValueError(f"gamma and tol must be finite and >= 0, got {self.gamma!r} and {self.tol!r}.")
-        if self.kernel not in ("rbf", "linear"):
-            raise ValueError(f"unknown kernel {self.kernel!r}; use 'rbf' or 'linear'.")
-        if self.width_form not in WIDTH_FORMS:
-            raise ValueError(f"unknown width_form {self.width_form!r}; use one of {sorted(WIDTH_FORMS)}.")
 
     def _gram(self, X: np.ndarray) -> np.ndarray:
         if self.kernel == "linear":
@@ -112,6 +103,7 @@ class KernelUDFS(ScoreSelector):
         to any kernel distance. Duplicate samples give equal kernel features,
         whose scores may differ (any c of a tied eigenspace are optimal).
         """
+        self._validate_params()
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, reset=True)
         check_scale(X)
         n = X.shape[0]

@@ -31,8 +31,6 @@ in most subspaces, computed once (``nrfs_hubs``).
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
@@ -369,18 +367,7 @@ class NRFS(ScoreSelector):
         self.n_neighbors_features_ = auto_or_int(self.n_neighbors_features, "n_neighbors_features", min(50, max(1, m // 40)))
         if self.n_neighbors_features_ > m:
             raise ValueError(f"n_neighbors_features={self.n_neighbors_features_} exceeds the number of features ({m}).")
-        if self.similarity not in SIMILARITIES:
-            raise ValueError(f"unknown similarity {self.similarity!r}; use one of {SIMILARITIES}.")
-        noise = self.noise_fraction
-        if isinstance(noise, bool) or not isinstance(noise, numbers.Real) or not 0 <= noise < 1:
-            raise ValueError(f"noise_fraction must be in [0, 1), got {noise!r}.")
-        ridge = self.ridge
-        if isinstance(ridge, bool) or not isinstance(ridge, numbers.Real) or not (0 < ridge < np.inf):
-            raise ValueError(f"ridge must be a positive number, got {ridge!r}.")
-        if not isinstance(self.sampling, (bool, np.bool_)):
-            raise ValueError(f"sampling must be True or False, got {self.sampling!r}.")
-        if not isinstance(self.trivial_spectrum, (bool, np.bool_)):
-            raise ValueError(f"trivial_spectrum must be True or False, got {self.trivial_spectrum!r}.")
+        noise, ridge = self.noise_fraction, self.ridge  # their values are checked by the constraints (fit)
         if not self.trivial_spectrum and self.n_clusters_ > n - 2:
             raise ValueError(f"n_clusters={self.n_clusters_} must be below n_samples - 1 = {n - 1} "
                              "when trivial_spectrum=False (the first eigenvector is skipped).")
