@@ -1,8 +1,8 @@
 """What the Random method (the curve figures' band of random features) costs, measured in a finished run.
 
 Sums the wall-clock seconds of the selection and evaluation jobs recorded in ``benchmarks/`` (the
-``select``/``evaluate`` rules and the IVFS paper's batched ``ivfs/select``/``ivfs/evaluate``), per
-experiment, for the methods whose selector is Random and for all methods, and prints Random's
+``select``/``evaluate`` rules, the ``batched`` jobs of methods marked ``batch: true`` and the IVFS
+paper's ``ivfs/select``/``ivfs/evaluate``), per experiment, for the methods whose selector is Random and for all methods, and prints Random's
 share of the jobs and of the job-seconds:
 
     python benchmarks/random_cost.py --configfile config/quick.yaml [--run-dir .]
@@ -23,7 +23,7 @@ from ufskit.papers import reference_labels
 
 REPO = Path(__file__).resolve().parents[1]
 # benchmark folders whose paths are <kind>/<experiment>/<dataset>/<method>/...
-KINDS = ("select", "evaluate", "ivfs/select", "ivfs/evaluate")
+KINDS = ("select", "evaluate", "batched", "ivfs/select", "ivfs/evaluate")
 
 
 def job_seconds(run_dir: Path) -> pd.DataFrame:

@@ -114,16 +114,24 @@ def experiment_runs(name: str, experiment: dict, datasets: list[str]) -> list[Ru
     A method's ``exclude`` ({dataset: reason}) leaves those pairs out; the
     reports list them with the reason (``not_run``).
     """
-    reps = int(experiment.get("reps", 1))
     runs = []
     for dataset in datasets:
         for method, spec in experiment["methods"].items():
             if dataset in spec.get("exclude", {}):
                 continue
-            method_reps = int(spec.get("reps", reps))
             for slug in settings_by_slug(experiment, method):
-                runs.extend(Run(name, dataset, method, slug, r) for r in range(method_reps))
+                runs.extend(Run(name, dataset, method, slug, r) for r in range(method_reps(experiment, method)))
     return runs
+
+
+def method_reps(experiment: dict, method: str) -> int:
+    """Repetitions of ``method``: its own ``reps``, else the experiment's, else 1."""
+    return int(experiment["methods"][method].get("reps", experiment.get("reps", 1)))
+
+
+def is_batched(experiment: dict, method: str) -> bool:
+    """Whether every repetition of ``method`` on a dataset runs in one job (config ``batch: true``)."""
+    return bool(experiment["methods"][method].get("batch", False))
 
 
 def not_run(experiment: dict) -> dict[tuple[str, str], str]:

@@ -62,6 +62,12 @@ def _check_config():
         for label in exp["methods"]:
             ex.settings_by_slug(exp, label)  # grid sanity and slug uniqueness
         ex.not_run(exp)  # a method's excluded datasets are datasets of the experiment
+        batched = [m for m in exp["methods"] if ex.is_batched(exp, m)]
+        if batched and exp["paper"] == "ivfs":
+            raise ValueError(
+                f"experiment {name!r}: `batch` is not supported in IVFS experiments, whose repetitions run as "
+                f"selection shards (methods {batched}); remove it."
+            )
     for dataset in EXCLUDED:
         dataset_entry(REGISTRY, dataset)
     startup.check_methods(experiments)  # selectors resolved (built in, import path, entry point), parameter names
@@ -149,25 +155,47 @@ def experiment_runs(name):
     return ex.experiment_runs(name, config["experiments"][name], experiment_datasets(name))
 
 
-def metric_files(wildcards):
-    """Every per-run metrics table of one experiment."""
+def batch_fit_seeds(wildcards):
+    """The seeds the separate select jobs of a batched method's repetitions would get."""
+    reps = ex.method_reps(config["experiments"][wildcards.experiment], wildcards.method)
     return [
-        f"results/{r.experiment}/metrics/{r.dataset}/{r.method}/{r.params}/rep{r.rep}.parquet"
-        for r in experiment_runs(wildcards.experiment)
+        experiment_seed(wildcards.experiment, wildcards.dataset, wildcards.method, wildcards.params, r)
+        for r in range(reps)
     ]
+
+
+def batch_evaluation_seeds(wildcards):
+    """The evaluation seeds of a batched method's repetitions (shared with every other method)."""
+    reps = ex.method_reps(config["experiments"][wildcards.experiment], wildcards.method)
+    return [experiment_seed(wildcards.experiment, wildcards.dataset, "evaluation", r) for r in range(reps)]
+
+
+def metric_files(wildcards):
+    """Every metrics table of one experiment: one per run, or one per batched method and setting."""
+    exp = config["experiments"][wildcards.experiment]
+    files = []
+    for r in experiment_runs(wildcards.experiment):
+        base = f"results/{r.experiment}/metrics/{r.dataset}/{r.method}/{r.params}"
+        if not ex.is_batched(exp, r.method):
+            files.append(f"{base}/rep{r.rep}.parquet")
+        elif r.rep == 0:
+            files.append(f"{base}/reps.parquet")
+    return files
+
+
+def evaluation_data(wildcards):
+    """Prepared data and, if persistence is evaluated, the full-data diagram."""
+    inputs = {"data": prepared_data(wildcards)}
+    if "persistence" in config["experiments"][wildcards.experiment]["metrics"]:
+        inputs["diagram"] = f"results/{wildcards.experiment}/shared/{wildcards.dataset}/h1_diagram.npz"
+    return inputs
 
 
 def evaluation_inputs(wildcards):
     """Prepared data, the selection and, if persistence is evaluated, the full-data diagram."""
-    base = f"results/{wildcards.experiment}/"
-    inputs = {
-        "data": prepared_data(wildcards),
-        "selection": base
-        + f"selections/{wildcards.dataset}/{wildcards.method}/{wildcards.params}/rep{wildcards.rep}.npz",
-    }
-    if "persistence" in config["experiments"][wildcards.experiment]["metrics"]:
-        inputs["diagram"] = base + f"shared/{wildcards.dataset}/h1_diagram.npz"
-    return inputs
+    w = wildcards
+    selection = f"results/{w.experiment}/selections/{w.dataset}/{w.method}/{w.params}/rep{w.rep}.npz"
+    return {**evaluation_data(wildcards), "selection": selection}
 
 
 def experiment_summaries(wildcards):

@@ -44,6 +44,31 @@ rule evaluate_selection:
         "../../scripts/evaluate.py"
 
 
+rule run_batched_reps:
+    input:
+        unpack(evaluation_data),
+    output:
+        "results/{experiment}/metrics/{dataset}/{method}/{params}/reps.parquet",
+    log:
+        "logs/batched/{experiment}/{dataset}/{method}/{params}.log",
+    benchmark:
+        "benchmarks/batched/{experiment}/{dataset}/{method}/{params}.tsv"
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=120,
+    params:
+        spec=selector_spec,
+        fit_seeds=batch_fit_seeds,
+        evaluation_seeds=batch_evaluation_seeds,
+        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
+    script:
+        "../../scripts/select_evaluate_reps.py"
+
+
 rule aggregate_metrics:
     input:
         metric_files,

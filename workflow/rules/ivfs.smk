@@ -31,7 +31,7 @@ rule ivfs_select:
     params:
         selector=lambda w: config["experiments"][w.experiment]["methods"][w.method]["selector"],
         settings=ivfs_shard_settings,
-        reps=lambda w: ivfs_method_reps(w.experiment, w.method),
+        reps=lambda w: ex.method_reps(config["experiments"][w.experiment], w.method),
         seed=config["seed"],
     script:
         "../../scripts/ivfs_select.py"

@@ -27,11 +27,6 @@ def ivfs_experiment(report):
     return names[0]
 
 
-def ivfs_method_reps(name, method):
-    exp = config["experiments"][name]
-    return int(exp["methods"][method].get("reps", exp.get("reps", 1)))
-
-
 def ivfs_shards(name, method):
     """The selection shards of one method of an IVFS experiment: name -> its settings."""
     exp = config["experiments"][name]

@@ -42,8 +42,8 @@ def nrfs_single_setting(experiment, method):
     if len(settings) != 1:
         raise ValueError(f"experiment {experiment!r}: Table I needs one setting of {method!r}, got {sorted(settings)}.")
     ((slug, params),) = settings.items()
-    spec = exp["methods"][method]
-    return slug, {"selector": spec["selector"], "params": params}, int(spec.get("reps", exp.get("reps", 1)))
+    selector = exp["methods"][method]["selector"]
+    return slug, {"selector": selector, "params": params}, ex.method_reps(exp, method)
 
 
 def nrfs_table1_methods(experiment):
