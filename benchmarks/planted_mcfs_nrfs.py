@@ -12,7 +12,8 @@ needs 5 on every seed), so one run shows which part of each method loses them:
 1. the spectral embedding: between-cluster R^2 of the first non-trivial
    eigenvectors of the default 5-NN graphs (MCFS's and NRFS's widths);
 2. MCFS at several K (eigenvectors) and cardinalities, with Cai's per-eigenvector
-   unit-norm rescaling (``SR.m``), and the no-sparsity limit max_k |x_j' y_k|;
+   unit-norm rescaling and its ridge on X'X (``SR.m``), and the no-sparsity limit
+   max_k |x_j' y_k|;
 3. NRFS at several c, with and without the trivial spectrum, at several ridges,
    and the ranks of the planted features inside the best cluster spectrum.
 
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from selector_checks import make_planted  # noqa: E402  (the contract test's generator)
 
 from ufskit.graph import knn_graph  # noqa: E402
+from ufskit.lasso_path import lasso_lars_at_cardinality  # noqa: E402
 from ufskit.selectors import MCFS, NRFS  # noqa: E402
 from ufskit.selectors.mcfs import mcfs_coefficients, spectral_embedding  # noqa: E402
 
@@ -57,7 +59,7 @@ def between_r2(Y: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def row(label, values):
-    print(f"  {label:<58} {' '.join(str(v) for v in values)}")
+    print(f"  {label:<64} {' '.join(str(v) for v in values)}")
 
 
 def embedding(seeds):
@@ -75,8 +77,8 @@ def mcfs(seeds):
     row("defaults (K = 5, cardinality d = 45: the OLS end of the path)",
         [hits(MCFS().fit(d.X).scores_, d.informative) for d in data])
     for K in (2, 3, 5):
-        for card in (5, 20):
-            row(f"K = {K}, max_nonzero = {card}",
+        for card in (5, 20, None):
+            row(f"K = {K}, max_nonzero = {card or 'd'}",
                 [hits(MCFS(n_clusters=K, max_nonzero=card).fit(d.X).scores_, d.informative) for d in data])
     for K in (2, 5):
         out = []
@@ -84,6 +86,15 @@ def mcfs(seeds):
             A = mcfs_coefficients(d.X, knn_graph(d.X, 5), K, [d.X.shape[1]])[0]
             out.append(hits(np.abs(A / np.linalg.norm(A, axis=0)).max(axis=1), d.informative))
         row(f"K = {K}, cardinality d, each a_k to unit norm (Cai's SR.m)", out)
+    for ridge in (0.001, 10.0):  # Cai's SR.m adds RidgeAlpha to X'X (an elastic net); here ridge x n
+        out = []
+        for d in data:
+            n, m = d.X.shape
+            Xa = np.vstack([d.X, np.sqrt(ridge * n) * np.eye(m)])  # ||y - Xa||^2 + ridge n ||a||^2 as a lasso
+            Y = np.vstack([spectral_embedding(knn_graph(d.X, 5), 5), np.zeros((m, 5))])
+            A = np.column_stack([lasso_lars_at_cardinality(Xa, y, m) for y in Y.T])
+            out.append(hits(np.abs(A).max(axis=1), d.informative))
+        row(f"K = 5, cardinality d, ridge {ridge:g} n on X'X (Cai's RidgeAlpha)", out)
     for K in (2, 4, 5):
         out = [hits(np.abs(d.X.T @ spectral_embedding(knn_graph(d.X, 5), K)).max(axis=1), d.informative) for d in data]
         row(f"K = {K}, no sparsity: max_k |x_j' y_k| (not MCFS)", out)
