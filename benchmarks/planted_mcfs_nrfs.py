@@ -12,8 +12,8 @@ needs 5 on every seed), so one run shows which part of each method loses them:
 1. the spectral embedding: between-cluster R^2 of the first non-trivial
    eigenvectors of the default 5-NN graphs (MCFS's and NRFS's widths);
 2. MCFS at several K (eigenvectors) and cardinalities, with Cai's per-eigenvector
-   unit-norm rescaling and its ridge on X'X (``SR.m``), and the no-sparsity limit
-   max_k |x_j' y_k|;
+   unit-norm rescaling and his ridge on X'X (``SR.m``), ranked by entry order on
+   the lasso paths, and the no-sparsity limit max_k |x_j' y_k|;
 3. NRFS at several c, with and without the trivial spectrum, at several ridges,
    and the ranks of the planted features inside the best cluster spectrum.
 
@@ -86,6 +86,14 @@ def mcfs(seeds):
             A = mcfs_coefficients(d.X, knn_graph(d.X, 5), K, [d.X.shape[1]])[0]
             out.append(hits(np.abs(A / np.linalg.norm(A, axis=0)).max(axis=1), d.informative))
         row(f"K = {K}, cardinality d, each a_k to unit norm (Cai's SR.m)", out)
+    for K in (2, 5):  # a nested order from the whole path: a feature ranks by the step it first enters any path
+        out = []
+        for d in data:
+            m = d.X.shape[1]
+            coefs = mcfs_coefficients(d.X, knn_graph(d.X, 5), K, list(range(1, m + 1)))  # m cardinalities x m x K
+            entry = np.where((coefs != 0).any(axis=2), np.arange(1, m + 1)[:, None], m + 1).min(axis=0)
+            out.append(hits(-entry.astype(float), d.informative))
+        row(f"K = {K}, ranked by first entry on the lasso paths", out)
     for ridge in (0.001, 10.0):  # Cai's SR.m adds RidgeAlpha to X'X (an elastic net); here ridge x n
         out = []
         for d in data:

@@ -266,8 +266,8 @@ KNOWN_MISSES = {
     # MCFS [4 3 2 5 4]: the lasso keeps one of each near-duplicate pair, and the eigenvectors beyond the cluster
     # ones (K = 5) bring noise features with coefficients as large. No faithful setting finds 5/5 on all seeds:
     # K in {2, 3, 5} x cardinality in {5, 20, d} at best [4 5 3 5 3]; Cai's per-eigenvector unit norm [5 4 3 5 4];
-    # Cai's ridge 0.001 changes nothing, 10n [4 5 5 5 4]. Only dropping the sparsity (max_k |x_j' y_k|, K = 4:
-    # [5 5 5 5 5]; K = 2: [5 5 5 5 4]) does, which is no longer MCFS.
+    # Cai's ridge 0.001 changes nothing, 10n [4 5 5 5 4]; ranking by first entry on the paths (K = 2) [4 5 2 4 2].
+    # Only dropping the sparsity (max_k |x_j' y_k|, K = 4: [5 5 5 5 5]; K = 2: [5 5 5 5 4]) does: not MCFS.
     "MCFS": "MCFS's lasso keeps one of each redundant planted feature (2-5 of 5 found)",
     # NRFS [0 0 0 0 1], below chance (0.56): the round-robin gives each of c = 5 spectra one of the top 5, and
     # three of them (the trivial D^1/2 1 and two noise modes, R^2 <= 0.36) pick noise; inside the best cluster
