@@ -30,6 +30,8 @@ REPO = Path(__file__).resolve().parents[1]
 RULE = re.compile(r"^rule (\w+):", re.MULTILINE)
 BENCHMARK = re.compile(r"^\s+benchmark:\s*\n\s+[rf]?\"([^\"]+)\"", re.MULTILINE)
 WILDCARD = re.compile(r"\{(\w+)(?:,[^}]*)?\}")
+# as the workflow constrains them (common.smk): a reading's derived experiment is readings/<name>/<exp>
+WILDCARD_REGEX = {"experiment": r"(?:readings/[^/]+/)?[^/]+"}
 
 
 def workflow_rules(repo: Path) -> dict[str, str | None]:
@@ -49,8 +51,10 @@ def benchmark_patterns(repo: Path) -> dict[str, re.Pattern]:
     patterns = {}
     for name, pattern in workflow_rules(repo).items():
         if pattern:
-            literal = WILDCARD.split(pattern)[::2]  # split keeps the wildcard names at odd places
-            patterns[name] = re.compile("[^/]+".join(map(re.escape, literal)) + "$")
+            parts = WILDCARD.split(pattern)  # literals at even places, wildcard names at odd ones
+            regex = "".join(re.escape(part) if i % 2 == 0 else WILDCARD_REGEX.get(part, "[^/]+")
+                            for i, part in enumerate(parts))
+            patterns[name] = re.compile(regex + "$")
     return patterns
 
 
