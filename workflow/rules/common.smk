@@ -138,36 +138,39 @@ def experiment_seed(experiment, *identity):
     return derive_seed(config["seed"], READINGS.seed_identity(experiment), *identity)
 
 
-def run_seed(wildcards):
+def fit_seed(wildcards, rep):
     """Seed from the run's identity: the same run always gets the same seed."""
-    return experiment_seed(
-        wildcards.experiment, wildcards.dataset, wildcards.method, wildcards.params, int(wildcards.rep)
-    )
+    return experiment_seed(wildcards.experiment, wildcards.dataset, wildcards.method, wildcards.params, rep)
+
+
+def evaluation_seed_of(wildcards, rep):
+    """Seed of the evaluation's random splits and K-means starts: shared by every method and
+    parameter setting of a dataset and repetition, so that methods are compared on the same folds."""
+    return experiment_seed(wildcards.experiment, wildcards.dataset, "evaluation", rep)
+
+
+def run_seed(wildcards):
+    return fit_seed(wildcards, int(wildcards.rep))
 
 
 def evaluation_seed(wildcards):
-    """Seed of the evaluation's random splits and K-means starts: shared by every method and
-    parameter setting of a dataset and repetition, so that methods are compared on the same folds."""
-    return experiment_seed(wildcards.experiment, wildcards.dataset, "evaluation", int(wildcards.rep))
-
-
-def experiment_runs(name):
-    return ex.experiment_runs(name, config["experiments"][name], experiment_datasets(name))
+    return evaluation_seed_of(wildcards, int(wildcards.rep))
 
 
 def batch_fit_seeds(wildcards):
     """The seeds the separate select jobs of a batched method's repetitions would get."""
     reps = ex.method_reps(config["experiments"][wildcards.experiment], wildcards.method)
-    return [
-        experiment_seed(wildcards.experiment, wildcards.dataset, wildcards.method, wildcards.params, r)
-        for r in range(reps)
-    ]
+    return [fit_seed(wildcards, r) for r in range(reps)]
 
 
 def batch_evaluation_seeds(wildcards):
     """The evaluation seeds of a batched method's repetitions (shared with every other method)."""
     reps = ex.method_reps(config["experiments"][wildcards.experiment], wildcards.method)
-    return [experiment_seed(wildcards.experiment, wildcards.dataset, "evaluation", r) for r in range(reps)]
+    return [evaluation_seed_of(wildcards, r) for r in range(reps)]
+
+
+def experiment_runs(name):
+    return ex.experiment_runs(name, config["experiments"][name], experiment_datasets(name))
 
 
 def metric_files(wildcards):
