@@ -4,7 +4,8 @@ Measured in this run (not a test):
 
 * start-up: a fresh interpreter importing what the select/evaluate job scripts import
   (``ufskit.runs``, which pulls in scikit-learn, scipy and pandas), the median of ``--repeats``, wall
-  and CPU (on a loaded machine the wall time grows, the CPU time does not);
+  and CPU (on a loaded machine the wall time grows, the CPU time does not); a lower bound, as
+  Snakemake's `script:` preamble (importing snakemake to unpickle the job's object) comes on top;
 * loading: ``load_dataset`` on each prepared matrix of ``--run-dir`` (mean over the files);
 * Snakemake: the scheduler's own time per job, from running ``--jobs`` no-op shell jobs.
 
