@@ -30,8 +30,10 @@ REPO = Path(__file__).resolve().parents[1]
 RULE = re.compile(r"^rule (\w+):", re.MULTILINE)
 BENCHMARK = re.compile(r"^\s+benchmark:\s*\n\s+[rf]?\"([^\"]+)\"", re.MULTILINE)
 WILDCARD = re.compile(r"\{(\w+)(?:,[^}]*)?\}")
-# as the workflow constrains them (common.smk): a reading's derived experiment is readings/<name>/<exp>
-WILDCARD_REGEX = {"experiment": r"(?:readings/[^/]+/)?[^/]+"}
+# as the workflow constrains them: a reading's derived experiment (common.smk) and its NRFS report folder
+# (nrfs.smk's NRFS_FOLDERS) are readings/<name>/<exp>
+READING = r"(?:readings/[^/]+/)?[^/]+"
+WILDCARD_REGEX = {"experiment": READING, "folder": READING}
 
 
 def workflow_rules(repo: Path) -> dict[str, str | None]:

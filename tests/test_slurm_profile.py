@@ -96,6 +96,7 @@ def test_sizing_script_maps_benchmarks_to_rules_and_doubles_the_maximum(tmp_path
         "select/exp/wine/LS/default/rep0.tsv": [(100.0, 600.0)],
         "select/exp/wine/LS/default/rep1.tsv": [(700.0, 240.0)],
         "select/readings/a_reading/exp/wine/LS/default/rep0.tsv": [(50.0, 100.0)],  # a reading's experiment
+        "nrfs_sampling/readings/a_reading/nrfs.tsv": [(2.0, 250.0)],  # a reading's NRFS report folder
         "prepare/zscore/wine.tsv": [(3.0, "-"), (5.0, 200.0)],  # "-": too short to measure
         "nothing/like/this.tsv": [(1.0, 1.0)],
     }
@@ -111,6 +112,7 @@ def test_sizing_script_maps_benchmarks_to_rules_and_doubles_the_maximum(tmp_path
     assert (select.jobs, select.max_s, select.max_rss_mb) == (3, 700.0, 600.0)
     assert (select.runtime, select.mem_mb) == (24, 1500)  # ceil(1400 s / 60); 1200 MB -> 1500
     assert (prepare.jobs, prepare.runtime, prepare.mem_mb) == (2, 10, 1000)  # the floors
+    assert stats.loc["nrfs_sampling", "jobs"] == 1
 
 
 def test_partition_and_account_come_from_the_environment(monkeypatch):
