@@ -22,7 +22,7 @@ import yaml
 from ufskit.papers import reference_labels
 
 REPO = Path(__file__).resolve().parents[1]
-# benchmark folders whose paths are <kind>/<experiment>/<dataset>/<method>/...
+# benchmark folders whose paths are <kind>/<experiment>/<dataset>/<method>[/...].tsv
 KINDS = ("select", "evaluate", "batched", "ivfs/select", "ivfs/evaluate")
 
 
@@ -32,7 +32,7 @@ def job_seconds(run_dir: Path) -> pd.DataFrame:
     for kind in KINDS:
         root = run_dir / "benchmarks" / kind
         for path in sorted(root.rglob("*.tsv")) if root.is_dir() else []:
-            experiment, dataset, method = path.relative_to(root).parts[:3]
+            experiment, dataset, method = path.relative_to(root).with_suffix("").parts[:3]
             seconds = float(pd.read_csv(path, sep="\t")["s"].iloc[0])
             rows.append({"kind": kind, "experiment": experiment, "dataset": dataset, "method": method,
                          "seconds": seconds})

@@ -1,4 +1,4 @@
-"""A method marked `batch: true` runs every repetition in one job with the numbers of separate jobs."""
+"""A method marked `batch: true` runs every grid point and repetition in one job, with the numbers of separate jobs."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ experiments:
     n_features: [2, 5]
     methods:
       Random: {{selector: Random, reps: 3, batch: {batch}}}
-      LS: {{selector: LaplacianScore, params: {{n_neighbors: 5}}}}
+      LS: {{selector: LaplacianScore, grid: {{n_neighbors: [3, 5]}}, batch: {batch}}}
+      SPEC: {{selector: SPEC, params: {{style: 2}}}}
     metrics:
       kmeans: {{n_runs: 2, n_init: 2}}
       knn: {{ks: [1, 3], n_splits: 2}}
@@ -42,17 +43,19 @@ def run(tmp_path, batch: bool):
     return dry, frame.sort_values(keys, na_position="first").reset_index(drop=True), folder
 
 
-def test_batched_repetitions_give_the_numbers_of_separate_jobs(tmp_path):
+def test_batched_runs_give_the_numbers_of_separate_jobs(tmp_path):
     dry_batched, batched, folder = run(tmp_path, batch=True)
     dry_separate, separate, _ = run(tmp_path, batch=False)
-    assert "run_batched_reps" in dry_batched and "run_batched_reps" not in dry_separate
-    # one job instead of 3 select + 3 evaluate jobs for Random; LS unchanged
+    assert "run_batched_method" in dry_batched and "run_batched_method" not in dry_separate
+    # one job per method instead of 3 select + 3 evaluate jobs for Random and 2 + 2 for LS's grid; SPEC unchanged
     jobs = {dry: int(dry.split("\ntotal")[1].split()[0]) for dry in (dry_batched, dry_separate)}
-    assert jobs[dry_separate] - jobs[dry_batched] == 5
+    assert jobs[dry_separate] - jobs[dry_batched] == 8
     assert sorted(batched.loc[batched.method == "Random", "rep"].unique()) == [0, 1, 2]
+    assert batched.loc[batched.method == "LS", "params"].nunique() == 2
     timing = batched["metric"] == "fit_seconds"
     pd.testing.assert_frame_equal(batched[~timing], separate[~timing])
-    assert not (folder / "results/batch_check/selections/wine/Random").exists()  # documented: no selection files
+    for method in ("Random", "LS"):  # documented: no selection files
+        assert not (folder / f"results/batch_check/selections/wine/{method}").exists()
 
 
 def test_batch_is_refused_in_ivfs_experiments(tmp_path):

@@ -32,7 +32,10 @@ def test_cheap_readings_derive_their_experiments_and_share_the_others():
     config = smoke_config()
     folders = R.derive(config, PAPERS)
     assert R.selected(config) == ["ivfs_literal_epsilon", "kudfs_width_sigma2", "kudfs_kmeans_random", "nrfs_q50",
-                                  "nrfs_no_trivial_spectrum"]  # nrfs_text_l2 is expensive
+                                  "nrfs_no_trivial_spectrum", "nrfs_text_l2"]
+    other = smoke_config()
+    other["readings"]["nrfs_text_l2"]["cost"]["class"] = "expensive"
+    assert "nrfs_text_l2" not in R.selected(other)  # the default target leaves expensive ones out
     folder = folders["readings/kudfs_width_sigma2/smoke_kudfs"]
     assert folder["base"] == "smoke_kudfs" and folder["reading"] == "kudfs_width_sigma2"
     assert folder["experiments"] == ["smoke_kudfs_udfs", "readings/kudfs_width_sigma2/smoke_kudfs_table1",

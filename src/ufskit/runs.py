@@ -1,9 +1,9 @@
 """One selector run and its evaluation, as the workflow's jobs do them.
 
 ``select_features`` and ``evaluate_selection`` call these once per job; a method marked
-``batch: true`` in the config runs every repetition in one job (``run_batched_reps``),
-calling them once per repetition with the same seeds, so its numbers are those of
-separate jobs without a Python start-up per repetition.
+``batch: true`` in the config runs every grid point and repetition on a dataset in one job
+(``run_batched_method``), calling them once per run with the same seeds, so its numbers are
+those of separate jobs without a Python start-up per run.
 """
 
 from __future__ import annotations

@@ -138,9 +138,11 @@ def experiment_seed(experiment, *identity):
     return derive_seed(config["seed"], READINGS.seed_identity(experiment), *identity)
 
 
-def fit_seed(wildcards, rep):
-    """Seed from the run's identity: the same run always gets the same seed."""
-    return experiment_seed(wildcards.experiment, wildcards.dataset, wildcards.method, wildcards.params, rep)
+def fit_seed(wildcards, rep, params=None):
+    """Seed from the run's identity: the same run always gets the same seed (``params``: the
+    setting's slug, if not the wildcards')."""
+    slug = wildcards.params if params is None else params
+    return experiment_seed(wildcards.experiment, wildcards.dataset, wildcards.method, slug, rep)
 
 
 def evaluation_seed_of(wildcards, rep):
@@ -157,16 +159,18 @@ def evaluation_seed(wildcards):
     return evaluation_seed_of(wildcards, int(wildcards.rep))
 
 
-def batch_fit_seeds(wildcards):
-    """The seeds the separate select jobs of a batched method's repetitions would get."""
-    reps = ex.method_reps(config["experiments"][wildcards.experiment], wildcards.method)
-    return [fit_seed(wildcards, r) for r in range(reps)]
-
-
-def batch_evaluation_seeds(wildcards):
-    """The evaluation seeds of a batched method's repetitions (shared with every other method)."""
-    reps = ex.method_reps(config["experiments"][wildcards.experiment], wildcards.method)
-    return [evaluation_seed_of(wildcards, r) for r in range(reps)]
+def batch_runs(wildcards):
+    """Every run of a batched method on a dataset, grid point by repetition, with the seeds its
+    separate select and evaluate jobs would get: [{params, spec, rep, fit_seed, evaluation_seed}]."""
+    exp = config["experiments"][wildcards.experiment]
+    selector = exp["methods"][wildcards.method]["selector"]
+    reps = range(ex.method_reps(exp, wildcards.method))
+    return [
+        {"params": slug, "spec": {"selector": selector, "params": params}, "rep": rep,
+         "fit_seed": fit_seed(wildcards, rep, slug), "evaluation_seed": evaluation_seed_of(wildcards, rep)}
+        for slug, params in ex.settings_by_slug(exp, wildcards.method).items()
+        for rep in reps
+    ]
 
 
 def experiment_runs(name):
@@ -174,16 +178,13 @@ def experiment_runs(name):
 
 
 def metric_files(wildcards):
-    """Every metrics table of one experiment: one per run, or one per batched method and setting."""
+    """Every metrics table of one experiment: one per run, or one per batched method and dataset."""
     exp = config["experiments"][wildcards.experiment]
     files = []
     for r in experiment_runs(wildcards.experiment):
-        base = f"results/{r.experiment}/metrics/{r.dataset}/{r.method}/{r.params}"
-        if not ex.is_batched(exp, r.method):
-            files.append(f"{base}/rep{r.rep}.parquet")
-        elif r.rep == 0:
-            files.append(f"{base}/reps.parquet")
-    return files
+        base = f"results/{r.experiment}/metrics/{r.dataset}/{r.method}"
+        files.append(f"{base}/batch.parquet" if ex.is_batched(exp, r.method) else f"{base}/{r.params}/rep{r.rep}.parquet")
+    return list(dict.fromkeys(files))
 
 
 def evaluation_data(wildcards):

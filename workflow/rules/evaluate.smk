@@ -44,15 +44,15 @@ rule evaluate_selection:
         "../../scripts/evaluate.py"
 
 
-rule run_batched_reps:
+rule run_batched_method:
     input:
         unpack(evaluation_data),
     output:
-        "results/{experiment}/metrics/{dataset}/{method}/{params}/reps.parquet",
+        "results/{experiment}/metrics/{dataset}/{method}/batch.parquet",
     log:
-        "logs/batched/{experiment}/{dataset}/{method}/{params}.log",
+        "logs/batched/{experiment}/{dataset}/{method}.log",
     benchmark:
-        "benchmarks/batched/{experiment}/{dataset}/{method}/{params}.tsv"
+        "benchmarks/batched/{experiment}/{dataset}/{method}.tsv"
     conda:
         ENV
     threads: 1
@@ -60,13 +60,11 @@ rule run_batched_reps:
         mem_mb=4000,
         runtime=120,
     params:
-        spec=selector_spec,
-        fit_seeds=batch_fit_seeds,
-        evaluation_seeds=batch_evaluation_seeds,
+        runs=batch_runs,
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
         metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
     script:
-        "../../scripts/select_evaluate_reps.py"
+        "../../scripts/select_evaluate_batch.py"
 
 
 rule aggregate_metrics:

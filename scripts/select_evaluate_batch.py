@@ -1,4 +1,5 @@
-"""Rule run_batched_reps: every repetition of one batched method on one dataset, selected and evaluated.
+"""Rule run_batched_method: every grid point and repetition of one batched method on one dataset,
+selected and evaluated in one job.
 
 The seeds are those the separate select/evaluate jobs would get, so the table is theirs, concatenated.
 """
@@ -18,11 +19,12 @@ w, p = snakemake.wildcards, snakemake.params
 ds = load_dataset(snakemake.input.data)
 diagram = load_diagram(snakemake.input.diagram) if "diagram" in snakemake.input.keys() else None
 frames = []
-for rep, (fit_seed, eval_seed) in enumerate(zip(p.fit_seeds, p.evaluation_seeds, strict=True)):
-    sel = fit_run(ds, p.spec, fit_seed, p.n_features, label=f"{w.dataset} (rep {rep})")
-    frames.append(evaluate_run(ds, sel, p.n_features, p.metrics, eval_seed, dataset=w.dataset, method=w.method,
-                               params=w.params, rep=rep, diagram=diagram))
-    log.info("rep %d of %d done", rep + 1, len(p.fit_seeds))
+for i, run in enumerate(p.runs, start=1):
+    label = f"{w.dataset} ({run['params']}, rep {run['rep']})"
+    sel = fit_run(ds, run["spec"], run["fit_seed"], p.n_features, label=label)
+    frames.append(evaluate_run(ds, sel, p.n_features, p.metrics, run["evaluation_seed"], dataset=w.dataset,
+                               method=w.method, params=run["params"], rep=run["rep"], diagram=diagram))
+    log.info("run %d of %d done: %s", i, len(p.runs), label)
 frame = pd.concat(frames, ignore_index=True)
 frame.to_parquet(snakemake.output[0], index=False)
-log.info("%d metric rows written from %d repetitions", len(frame), len(frames))
+log.info("%d metric rows written from %d runs", len(frame), len(frames))
