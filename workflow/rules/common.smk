@@ -166,8 +166,13 @@ def batch_runs(wildcards):
     selector = exp["methods"][wildcards.method]["selector"]
     reps = range(ex.method_reps(exp, wildcards.method))
     return [
-        {"params": slug, "spec": {"selector": selector, "params": params}, "rep": rep,
-         "fit_seed": fit_seed(wildcards, rep, slug), "evaluation_seed": evaluation_seed_of(wildcards, rep)}
+        {
+            "params": slug,
+            "spec": {"selector": selector, "params": params},
+            "rep": rep,
+            "fit_seed": fit_seed(wildcards, rep, slug),
+            "evaluation_seed": evaluation_seed_of(wildcards, rep),
+        }
         for slug, params in ex.settings_by_slug(exp, wildcards.method).items()
         for rep in reps
     ]
@@ -183,7 +188,9 @@ def metric_files(wildcards):
     files = []
     for r in experiment_runs(wildcards.experiment):
         base = f"results/{r.experiment}/metrics/{r.dataset}/{r.method}"
-        files.append(f"{base}/batch.parquet" if ex.is_batched(exp, r.method) else f"{base}/{r.params}/rep{r.rep}.parquet")
+        files.append(
+            f"{base}/batch.parquet" if ex.is_batched(exp, r.method) else f"{base}/{r.params}/rep{r.rep}.parquet"
+        )
     return list(dict.fromkeys(files))
 
 
