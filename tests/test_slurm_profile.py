@@ -81,14 +81,14 @@ def test_every_size_is_positive_and_doubles_on_the_retry(monkeypatch):
             wildcards = SimpleNamespace(experiment=experiment)
             first, second = (eval(expression, {"attempt": a, "wildcards": wildcards}) for a in (1, 2))
             assert isinstance(first, int) and first > 0 and second == 2 * first, (expression, experiment)
-    # the heavier variant of a rule gets more time: text over microarray evaluations, the full IVFS grid
+    # the heavier variant of a rule gets more: memory for text selections, time for the full IVFS grid
     sized = set_resources(args)
 
-    def runtime(rule, experiment):
-        return eval(sized[rule]["runtime"], {"attempt": 1, "wildcards": SimpleNamespace(experiment=experiment)})
+    def size(rule, resource, experiment):
+        return eval(sized[rule][resource], {"attempt": 1, "wildcards": SimpleNamespace(experiment=experiment)})
 
-    assert runtime("evaluate_selection", "nrfs_text") > runtime("evaluate_selection", "nrfs_microarray")
-    assert runtime("ivfs_select", "ivfs") > runtime("ivfs_select", "ivfs_reduced")
+    assert size("select_features", "mem_mb", "nrfs_text") > size("select_features", "mem_mb", "nrfs_microarray")
+    assert size("ivfs_select", "runtime", "ivfs") > size("ivfs_select", "runtime", "ivfs_reduced")
 
 
 def test_sizing_script_maps_benchmarks_to_rules_and_doubles_the_maximum(tmp_path):
