@@ -3,6 +3,9 @@
     python benchmarks/calibrate_nrfs_synthetic.py [--seeds 2] [--confirm-seeds 6] [--kmeans-starts 10] [--out CSV]
     python benchmarks/calibrate_nrfs_synthetic.py --scan-scales 370 380 385 390 395 400  # then: the transition
     python benchmarks/calibrate_nrfs_synthetic.py --admissible  # then: only settings whose f1-f4 separate
+    python benchmarks/calibrate_nrfs_synthetic.py --transition --seeds 4 --confirm-seeds 10  # then: the bands
+    python benchmarks/calibrate_nrfs_synthetic.py --window docs/fidelity/nrfs_synthetic_done_when.csv --seeds 4 \
+        --confirm-seeds 10  # where K-means and LS are both within 0.1 of Table I
 
 Objective and search: ``ufskit.papers.nrfs_calibration`` (sum of squared NMI differences to the
 published K-means, NJW, SPEC, LS, MCFS, NDFS values, both columns; NRFS never counts). The
@@ -20,6 +23,7 @@ import argparse
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ufskit.configio import load_yaml
@@ -28,10 +32,13 @@ from ufskit.papers.nrfs_calibration import (
     BASELINES,
     GENERATOR_PARAMETERS,
     SEPARABLE,
+    done_when_window,
+    geometries,
     informative_nmi,
     method_nmi,
     point_row,
     search,
+    transition,
 )
 from ufskit.synthetic import FIGURE_READING, N_CLUSTERS
 
@@ -69,6 +76,14 @@ def main() -> None:
     parser.add_argument("--admissible", action="store_true",
                         help="instead of the search: mark the points of --out whose f1-f4 separate the clusters "
                              "(K-means NMI >= 0.99, Sec. V-A), confirm the 5 best of them and choose among those")
+    parser.add_argument("--transition", action="store_true",
+                        help="instead of the search: every geometry of the grid at the noise scales where "
+                             "all-feature K-means crosses its published value, appended to --out; then confirm "
+                             "the 5 best admissible points of the file and the chosen one, and choose among those")
+    parser.add_argument("--window", type=Path,
+                        help="instead of the search: per geometry of the grid, the noise scales where all-feature "
+                             "K-means and LS are both within 0.1 of Table I (issue 22's test), and the baselines "
+                             "at the window's middle on --confirm-seeds data sets; written to this CSV")
     parser.add_argument("--out", type=Path, default=REPO / "docs/fidelity/nrfs_synthetic_calibration.csv")
     args = parser.parse_args()
 
@@ -79,7 +94,7 @@ def main() -> None:
     methods = baseline_methods(config)
     started = time.perf_counter()
 
-    def evaluate(setting, seeds=args.seeds):
+    def evaluate(setting, seeds=args.seeds, methods=methods):
         return method_nmi({**sizes, **setting}, methods, data_seeds=range(seeds),
                           kmeans={"n_init": args.kmeans_starts, "max_iter": 100}, seed=config["seed"])
 
@@ -101,30 +116,67 @@ def main() -> None:
         frame.to_csv(args.out, index=False)
         return
 
-    if args.admissible:
-        frame = pd.read_csv(args.out)
+    def admissibility(frame):
         frame["f1-f4_nmi"] = [informative_nmi({**sizes, **{k: r[k] for k in GENERATOR_PARAMETERS}},
-                                              data_seeds=range(r["seeds"]), seed=config["seed"])
+                                              data_seeds=range(int(r["seeds"])), seed=config["seed"])
                               for _, r in frame.iterrows()]
         frame["admissible"] = frame["f1-f4_nmi"] >= SEPARABLE
-        frame["chosen"] = False
-        searched = frame["stage"].eq("grid") | frame["stage"].str.startswith("refine")
-        ok = frame[frame["admissible"] & searched]
+        return frame
+
+    def confirm_admissible(frame, stage, stages, keep_chosen=False):
+        """Evaluate the 5 best admissible points of ``stages`` (and the chosen one) again; choose among them."""
+        searched = frame["stage"].isin(stages) | frame["stage"].str.startswith("refine")
+        best = frame[frame["admissible"] & searched].sort_values("objective").head(5)
+        if keep_chosen:
+            best = pd.concat([frame[frame["chosen"]], best])
+        settings = list({tuple(r[k] for k in GENERATOR_PARAMETERS): None for _, r in best.iterrows()})
         rows = []
-        for _, r in ok.sort_values("objective").head(5).iterrows():
-            setting = {k: r[k] for k in GENERATOR_PARAMETERS}
-            rows.append(point_row("confirm admissible", setting, evaluate(setting, args.confirm_seeds), published))
+        for values in settings:
+            setting = dict(zip(GENERATOR_PARAMETERS, values))
+            rows.append(point_row(stage, setting, evaluate(setting, args.confirm_seeds), published))
             log(rows[-1])
-        confirmed = pd.DataFrame(rows).assign(seeds=args.confirm_seeds, kmeans_starts=args.kmeans_starts,
-                                              admissible=True, chosen=False)
-        confirmed["f1-f4_nmi"] = [informative_nmi({**sizes, **{k: r[k] for k in GENERATOR_PARAMETERS}},
-                                                  data_seeds=range(args.confirm_seeds), seed=config["seed"])
-                                  for _, r in confirmed.iterrows()]
-        confirmed.loc[confirmed["objective"].idxmin(), "chosen"] = True
+        confirmed = admissibility(pd.DataFrame(rows).assign(seeds=args.confirm_seeds,
+                                                            kmeans_starts=args.kmeans_starts))
+        confirmed["chosen"] = False
+        confirmed.loc[confirmed[confirmed["admissible"]]["objective"].idxmin(), "chosen"] = True
+        frame["chosen"] = False
         frame = pd.concat([frame, confirmed[frame.columns]], ignore_index=True).round(4)
         frame.to_csv(args.out, index=False)
         best = frame[frame["chosen"]].iloc[0]
         print("chosen:", {k: best[k] for k in GENERATOR_PARAMETERS}, f"objective {best['objective']:.4f}")
+        print(best.filter(regex="_(all|normal)$").astype(float).round(3).to_dict())
+
+    if args.admissible:
+        confirm_admissible(admissibility(pd.read_csv(args.out)), "confirm admissible", ["grid"])
+        return
+
+    def nmi_at(method):
+        def at(setting):
+            frame = evaluate(setting, methods={method: methods[method]})
+            return float(frame.loc[frame["variant"] == "all", "nmi"].iloc[0])
+        return at
+
+    if args.window:
+        rows = []
+        for setting in geometries():
+            window = done_when_window(nmi_at, setting, published)
+            middle = {**setting, "noise_scale": round(float(np.sqrt(window["ls_from"] * window["kmeans_until"])), 1)}
+            row = point_row("window middle", middle, evaluate(middle, args.confirm_seeds), published)
+            rows.append({**window, **row, "seeds": args.confirm_seeds,
+                         "f1-f4_nmi": informative_nmi({**sizes, **middle}, data_seeds=range(args.confirm_seeds),
+                                                      seed=config["seed"])})
+            print(f"{time.perf_counter() - started:7.1f}s", setting, window, f"K-means {row['K-means_all']:.3f}",
+                  f"LS {row['LS_all']:.3f}", flush=True)
+        frame = pd.DataFrame(rows)
+        frame["admissible"] = frame["f1-f4_nmi"] >= SEPARABLE
+        frame.round(4).to_csv(args.window, index=False)
+        return
+
+    if args.transition:
+        found = transition(evaluate, nmi_at("K-means"), published, log=log).assign(
+            seeds=args.seeds, kmeans_starts=args.kmeans_starts, chosen=False)
+        frame = pd.concat([pd.read_csv(args.out), admissibility(found)], ignore_index=True)
+        confirm_admissible(frame, "confirm transition", ["grid", "scan", "transition"], keep_chosen=True)
         return
 
     frame = search(evaluate, published, starts=args.refine_starts, rounds=args.rounds, log=log,
