@@ -136,3 +136,51 @@ def test_informative_nmi_tells_separable_settings_from_overlapping_ones():
     assert C.informative_nmi(sizes, n_init=3) >= C.SEPARABLE  # Fig. 1's geometry: f1-f4 separate the clusters
     # wide clusters pulled halfway to the middle of the axes overlap in both planes
     assert C.informative_nmi({**sizes, "cluster_spread": 2.0, "cluster_separation": 0.5}, n_init=3) < 0.7
+
+
+def falling(scale_at_half: float):
+    """An NMI that falls from 1 to 0 with log s, through 0.5 at ``scale_at_half`` (a planted transition)."""
+    return lambda setting: float(np.clip(0.5 - 2 * np.log(setting["noise_scale"] / scale_at_half), 0, 1))
+
+
+def test_crossing_scale_finds_the_planted_transition():
+    # falling(400) is 0.157 where log(s / 400) = (0.5 - 0.157) / 2, i.e. s = 400 * exp(0.1715) = 474.8
+    assert C.crossing_scale(falling(400.0), {"cluster_spread": 1.0}, 0.157) == pytest.approx(474.8, rel=2e-3)
+    low, high = C.BOUNDS["noise_scale"]
+    assert C.crossing_scale(lambda s: 1.0, {}, 0.5) == pytest.approx(high, rel=2e-3)  # never falls: the bound
+    assert C.crossing_scale(lambda s: 0.0, {}, 0.5) == pytest.approx(low, rel=2e-3)
+
+
+def test_done_when_window_is_empty_when_ls_outlasts_kmeans():
+    """K-means holds (>= 0.057) below its crossing, LS (<= 0.107) above its own; the window lies between."""
+    def nmi_at(kmeans_half, ls_half):
+        return lambda method: falling(kmeans_half if method == "K-means" else ls_half)
+
+    open_ = C.done_when_window(nmi_at(400.0, 300.0), {}, PUBLISHED)
+    # K-means falls to 0.1571 - 0.1 = 0.0571 at 400 exp(0.22145); LS to 0.0069 + 0.1 at 300 exp(0.19655)
+    assert open_["kmeans_until"] == pytest.approx(400 * np.exp(0.22145), rel=2e-3)
+    assert open_["ls_from"] == pytest.approx(300 * np.exp(0.19655), rel=2e-3)
+    assert open_["window_width"] > 0.3
+    closed = C.done_when_window(nmi_at(300.0, 400.0), {}, PUBLISHED)
+    assert closed["window_width"] < 0 and closed["ls_from"] > closed["kmeans_until"]
+
+
+def test_transition_scores_every_geometry_around_its_kmeans_crossing():
+    grid = {"noise_distribution": ["uniform", "gaussian"], "noise_scale": [150.0], "cluster_spread": [0.5, 1.0],
+            "cluster_separation": [1.0]}
+
+    def kmeans_nmi(setting):  # the transition moves with the geometry
+        return falling(400.0 if setting["noise_distribution"] == "uniform" else 700.0)(setting)
+
+    seen = []
+
+    def evaluate(setting):
+        seen.append(setting)
+        return nmi_frame({("K-means", "all"): kmeans_nmi(setting) - 0.1571})
+
+    frame = C.transition(evaluate, kmeans_nmi, PUBLISHED, grid=grid, factors=(0.9, 1.0, 1.1))
+    assert len(frame) == len(seen) == 12 and set(frame["stage"]) == {"transition"}
+    middle = frame[frame["noise_scale"].isin(frame.groupby(["noise_distribution", "cluster_spread"])["noise_scale"]
+                                             .transform("median"))]
+    assert len(middle) == 4 and middle["objective"].max() < 1e-4  # K-means at its published value there
+    assert sorted(middle["noise_scale"].round(-1).unique()) == [470.0, 830.0]
