@@ -5,7 +5,8 @@
     python benchmarks/calibrate_nrfs_synthetic.py --admissible  # then: only settings whose f1-f4 separate
     python benchmarks/calibrate_nrfs_synthetic.py --transition --seeds 4 --confirm-seeds 10  # then: the bands
     python benchmarks/calibrate_nrfs_synthetic.py --window docs/fidelity/nrfs_synthetic_done_when.csv --seeds 4 \
-        --confirm-seeds 10  # where K-means and LS are both within 0.1 of Table I
+        --confirm-seeds 10 --spreads 0.25 0.5 0.75 1 1.25 1.5 2 --separations 0.5 0.75 1 1.25
+        # where K-means and LS are both within 0.1 of Table I, per geometry
 
 Objective and search: ``ufskit.papers.nrfs_calibration`` (sum of squared NMI differences to the
 published K-means, NJW, SPEC, LS, MCFS, NDFS values, both columns; NRFS never counts). The
@@ -30,6 +31,7 @@ from ufskit.configio import load_yaml
 from ufskit.experiments import resolve_params
 from ufskit.papers.nrfs_calibration import (
     BASELINES,
+    COARSE_GRID,
     GENERATOR_PARAMETERS,
     SEPARABLE,
     done_when_window,
@@ -84,6 +86,9 @@ def main() -> None:
                         help="instead of the search: per geometry of the grid, the noise scales where all-feature "
                              "K-means and LS are both within 0.1 of Table I (issue 22's test), and the baselines "
                              "at the window's middle on --confirm-seeds data sets; written to this CSV")
+    parser.add_argument("--spreads", type=float, nargs="+", help="with --window: cluster spreads (default: the grid's)")
+    parser.add_argument("--separations", type=float, nargs="+",
+                        help="with --window: cluster separations (default: the grid's)")
     parser.add_argument("--out", type=Path, default=REPO / "docs/fidelity/nrfs_synthetic_calibration.csv")
     args = parser.parse_args()
 
@@ -158,7 +163,9 @@ def main() -> None:
 
     if args.window:
         rows = []
-        for setting in geometries():
+        grid = {**COARSE_GRID, **{k: v for k, v in (('cluster_spread', args.spreads),
+                                                      ('cluster_separation', args.separations)) if v}}
+        for setting in geometries(grid):
             window = done_when_window(nmi_at, setting, published)
             middle = {**setting, "noise_scale": round(float(np.sqrt(window["ls_from"] * window["kmeans_until"])), 1)}
             row = point_row("window middle", middle, evaluate(middle, args.confirm_seeds), published)
