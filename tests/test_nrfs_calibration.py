@@ -184,3 +184,26 @@ def test_transition_scores_every_geometry_around_its_kmeans_crossing():
                                              .transform("median"))]
     assert len(middle) == 4 and middle["objective"].max() < 1e-4  # K-means at its published value there
     assert sorted(middle["noise_scale"].round(-1).unique()) == [470.0, 830.0]
+
+
+def search_table(points: list[tuple]) -> pd.DataFrame:
+    """Rows of a search table: (objective, K-means all, LS all, admissible) per point."""
+    return pd.DataFrame([{"objective": o, "K-means_all": k, "LS_all": ls, "admissible": a}
+                         for o, k, ls, a in points], index=[10, 11, 12, 13][: len(points)])
+
+
+def test_meets_done_when_is_both_baselines_within_the_tolerance_on_either_side():
+    # published K-means 0.1571, LS 0.0069: K-means passes on [0.0571, 0.2571], LS on [0, 0.1069]
+    table = search_table([(0, 0.058, 0.106, True), (0, 0.056, 0.0, True), (0, 0.258, 0.0, True),
+                          (0, 0.157, 0.108, True)])
+    assert C.meets_done_when(table, PUBLISHED).tolist() == [True, False, False, False]
+
+
+def test_choose_prefers_points_meeting_the_acceptance_test_over_a_lower_objective():
+    table = search_table([(0.10, 0.00, 0.00, True),    # lowest objective, K-means far below 0.157
+                          (0.05, 0.15, 0.01, False),   # meets, lower still, but f1-f4 do not separate
+                          (0.30, 0.10, 0.05, True),    # meets
+                          (0.20, 0.09, 0.04, True)])   # meets, the lowest objective of those: chosen
+    assert C.choose(table, PUBLISHED) == 13
+    # when no admissible point meets it, the lowest objective among the admissible ones
+    assert C.choose(table.loc[[10, 11]], PUBLISHED) == 10
