@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 from ufskit.configio import load_yaml
 from ufskit.experiments import resolve_params
@@ -101,8 +102,12 @@ def main() -> None:
                         help="a --window CSV: its admissible points that meet the acceptance test, evaluated on "
                              "--sets fresh data sets one at a time (how often one data set, as in Table I, meets it)")
     parser.add_argument("--sets", type=int, default=20, help="with --per-set: fresh data sets per point")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS and OpenMP threads (K-means on 1280 rows is faster on one; several threads per "
+                             "run slow two runs side by side by up to 50x)")
     parser.add_argument("--out", type=Path, default=REPO / "docs/fidelity/nrfs_synthetic_calibration.csv")
     args = parser.parse_args()
+    threadpool_limits(args.threads)
 
     config = load_yaml(REPO / "config/config.yaml")
     entry = load_yaml(REPO / "config/datasets.yaml")["datasets"]["nrfs_synthetic"]
