@@ -16,6 +16,8 @@ needs 5 on every seed), so one run shows which part of each method loses them:
    the lasso paths, and the no-sparsity limit max_k |x_j' y_k|;
 3. NRFS at several c, with and without the trivial spectrum, at several ridges,
    and the ranks of the planted features inside the best cluster spectrum.
+4. MCFS and NRFS (LS for reference) at their defaults on planted designs without
+   near-duplicate features (one-hot and permuted levels with 6 clusters).
 
 Runs in a few seconds on one core; docs/fidelity/baselines-ls-spec-mcfs.md
 (MCFS) and docs/fidelity/nrfs.md ("Planted clusters") quote its output.
@@ -35,7 +37,7 @@ from selector_checks import make_planted  # noqa: E402  (the contract test's gen
 
 from ufskit.graph import knn_graph  # noqa: E402
 from ufskit.lasso_path import lasso_lars_at_cardinality  # noqa: E402
-from ufskit.selectors import MCFS, NRFS  # noqa: E402
+from ufskit.selectors import MCFS, NRFS, LaplacianScore  # noqa: E402
 from ufskit.selectors.mcfs import mcfs_coefficients, spectral_embedding  # noqa: E402
 
 N_INFORMATIVE = 5
@@ -133,6 +135,24 @@ def nrfs(seeds):
         print(f"  ridge {ridge:g}: {[best_spectrum_ranks(est.fit(d.X), d) for d in data]}")
 
 
+# Planted designs without near-duplicate features: "onehot" with 6 clusters (feature j marks cluster j, the
+# sixth cluster sits at the origin, so all 5 are needed) and "permuted" with 6 clusters (5 generic level
+# vectors in a 5-dimensional space of cluster means); stronger separations and fewer noise features too.
+DESIGNS = [
+    ("onehot", 6, 90, 8.0, 40), ("onehot", 6, 60, 8.0, 20), ("permuted", 6, 90, 6.0, 20), ("permuted", 6, 60, 4.0, 40),
+]
+
+
+def designs(seeds):
+    print("4. Designs without redundant features (defaults; LS for reference): planted features in the top 5")
+    for pattern, clusters, n, separation, noise in DESIGNS:
+        data = [make_planted(n_samples=n, n_informative=N_INFORMATIVE, n_noise=noise, n_clusters=clusters,
+                             separation=separation, random_state=s, pattern=pattern) for s in seeds]
+        print(f"  {pattern}, {clusters} clusters, n = {n}, separation {separation:g}, {noise} noise features")
+        for name, est in (("MCFS", MCFS()), ("NRFS", NRFS(random_state=0)), ("LS", LaplacianScore())):
+            row(f"  {name}", [hits(-est.fit(d.X).ranking_.astype(float), d.informative) for d in data])
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=5, help="data seeds 0..N-1 (the test uses 5)")
@@ -142,6 +162,7 @@ def main(argv=None):
         embedding(seeds)
         mcfs(seeds)
         nrfs(seeds)
+        designs(seeds)
 
 
 if __name__ == "__main__":
