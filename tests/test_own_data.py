@@ -389,14 +389,14 @@ def test_truncated_intermediates_are_named_with_what_to_do(tmp_path, rng):
     for path, reader, what in ((data, load_dataset, "prepared dataset"), (selection, load_selection, "selection")):
         content = path.read_bytes()
         path.write_bytes(content[: len(content) // 2])
-        with pytest.raises(IntegrityError, match=rf"{what} {path} is unreadable.*Delete it and rerun"):
+        with pytest.raises(IntegrityError, match=rf"corrupt file {path}: unreadable as a {what}.*delete it and rerun"):
             reader(path)
     with pytest.raises(FileNotFoundError):
         load_dataset(tmp_path / "absent.npz")
     table = tmp_path / "rep0.parquet"
     pd.DataFrame({"metric": ["a"] * 50, "value": np.arange(50.0)}).to_parquet(table)
     table.write_bytes(table.read_bytes()[:-40])
-    with pytest.raises(IntegrityError, match=rf"metrics table {table} is unreadable.*Delete it and rerun"):
+    with pytest.raises(IntegrityError, match=rf"corrupt file {table}: unreadable as a metrics table.*delete it and rerun"):
         concat_metrics([table], experiment="e")
 
 
@@ -415,10 +415,10 @@ def test_truncated_diagram_and_bundle_are_named_with_what_to_do(tmp_path):
                                (bundle, load_bundle, "selection bundle")):
         content = path.read_bytes()
         path.write_bytes(content[: len(content) // 2])
-        with pytest.raises(IntegrityError, match=rf"{what} {path} is unreadable.*Delete it and rerun"):
+        with pytest.raises(IntegrityError, match=rf"corrupt file {path}: unreadable as a {what}.*delete it and rerun"):
             reader(path)
     np.savez(diagram, diagram=np.arange(3.0))  # readable, but not a diagram
-    with pytest.raises(IntegrityError, match=r"persistence diagram .* is unreadable .*shape \(3,\)"):
+    with pytest.raises(IntegrityError, match=r"corrupt file .*: unreadable as a persistence diagram .*shape \(3,\)"):
         load_diagram(diagram)
 
 
