@@ -87,6 +87,26 @@ def test_local_table_errors_name_the_column(tmp_path):
         load("mine", entry, tmp_path)
 
 
+@pytest.mark.parametrize(("content", "message"), [
+    ("a,b,label\n", r"d.csv has no data rows \(only a header, or nothing\); it must hold at least 2 samples"),
+    ("a,b,label\n1,2,0\n", r"d.csv has only 1 data row; it must hold at least 2 samples"),
+    ("", r"d.csv is not a readable table \(EmptyDataError"),
+    ('a,b,label\n1,"2,0\n', r"d.csv is not a readable table \(ParserError"),
+])
+def test_local_table_without_samples_names_the_file(tmp_path, content, message):
+    (tmp_path / "d.csv").write_text(content)
+    entry = {**local_entry(tmp_path / "d.csv", "table", label="label"), "files": [str(tmp_path / "d.csv")]}
+    with pytest.raises(ValueError, match=rf"dataset 'mine': {message}"):
+        load("mine", entry, tmp_path)
+
+
+def test_local_arrays_without_samples_name_the_file(tmp_path):
+    np.savez(tmp_path / "d.npz", X=np.ones((1, 3)), y=np.zeros(1))
+    entry = {**local_entry(tmp_path / "d.npz", "npz"), "files": [str(tmp_path / "d.npz")]}
+    with pytest.raises(ValueError, match=r"d.npz has only 1 data row"):
+        load("mine", entry, tmp_path)
+
+
 def test_overlay_datasets_are_checked_with_the_registry(tmp_path):
     remote = {"mine_src": {"mirrored": False, "files": [{"path": "mine/m.mat", "url": "https://example.org/m.mat",
                                                           "sha256": "0" * 64}]}}
