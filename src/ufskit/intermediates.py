@@ -103,7 +103,7 @@ def read_npz(path, what: str = "npz archive") -> dict[str, np.ndarray]:
         return {key: archive[key] for key in archive.files}
 
 
-def read_parquet(path, what: str = "metrics table", **kwargs) -> pd.DataFrame:
+def read_parquet(path, *, what: str = "parquet table", **kwargs) -> pd.DataFrame:
     """A parquet intermediate; the identity columns its path names (dataset, method, params, rep,
     experiment) must hold only the values of that path."""
     with reading(path, what):
@@ -117,7 +117,7 @@ def read_parquet(path, what: str = "metrics table", **kwargs) -> pd.DataFrame:
     return frame
 
 
-def read_csv(path, what: str = "table", **kwargs) -> pd.DataFrame:
+def read_csv(path, *, what: str = "table", **kwargs) -> pd.DataFrame:
     """A CSV intermediate (a summary or a paper's table)."""
     with reading(path, what):
         return pd.read_csv(path, **kwargs)

@@ -67,7 +67,7 @@ def concat_metrics(paths, *, experiment: str, repo=None, config: dict | None = N
     The resolved ``config`` itself goes into the table's metadata (``frame.attrs["config"]``, kept by
     parquet), so that ``config_sha256`` can be checked against it.
     """
-    frames = [read_parquet(path) for path in paths]
+    frames = [read_parquet(path, what="metrics table") for path in paths]
     if not frames:
         raise ValueError(f"experiment {experiment!r} has no metric files to aggregate.")
     frame = pd.concat(frames, ignore_index=True)
