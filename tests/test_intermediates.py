@@ -13,7 +13,8 @@ import pytest
 import ufskit
 from ufskit.data import Dataset, load_dataset, save_dataset
 from ufskit.intermediates import IntegrityError, identity_of, read_csv, read_json, read_parquet
-from ufskit.results import concat_metrics, provenance
+from ufskit.results import concat_metrics, provenance, summarize, to_markdown
+from ufskit.runs import evaluate_run
 from ufskit.selection_io import Selection, load_selection, save_selection
 
 SEL = "results/{exp}/selections/wine/{method}/default/rep{rep}.npz"
@@ -113,3 +114,22 @@ def test_provenance_of_an_export_without_git_records_the_package_version(tmp_pat
     assert info["git_commit"] == "no git" and info["git_modified"] is None
     assert info["version_ufskit"] == ufskit.__version__
     assert provenance()["git_commit"] == "unknown"
+
+
+def test_counts_beyond_the_ranked_features_are_marked_up_to_the_summary_table(rng):
+    X = rng.standard_normal((30, 6))
+    ds = Dataset(X, np.arange(30) % 2)
+    sel = Selection(np.arange(6), np.array([2.0, 1, 0, 0, 0, 0]), 0.1, {}, n_ranked=2)
+    frame = evaluate_run(ds, sel, [1, 2, 4], {"distance_norms": {}}, 0, dataset="d", method="MCFS", params="p",
+                         rep=0)
+    assert frame.groupby("n_features", dropna=False)["beyond_ranked"].all().to_dict() == {1: False, 2: False,
+                                                                                           4: True, pd.NA: False}
+    other = frame.assign(method="LS", beyond_ranked=False)
+    summary = summarize(pd.concat([frame, frame.assign(rep=1, beyond_ranked=False), other]))
+    assert summary.query("method == 'MCFS' and n_features == 4")["beyond_ranked"].all()  # any repetition
+    assert not summary.query("method == 'LS'")["beyond_ranked"].any()
+    md = to_markdown(summary)
+    best_l2 = summary.query("method == 'MCFS' and metric == 'L2'").sort_values("mean").iloc[0]
+    assert best_l2["n_features"] == 4 and f"{best_l2['mean']:.4g}†" in md  # all features: the smallest L2
+    assert "† at a feature count beyond" in md
+    assert "†" not in to_markdown(summarize(frame.drop(columns="beyond_ranked")))

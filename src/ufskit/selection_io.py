@@ -12,6 +12,11 @@ import pandas as pd
 from .data import atomic_path
 from .intermediates import check_identity, identity_of, read_npz, reading
 
+BEYOND_RANKED_MARK = "†"
+BEYOND_RANKED_NOTE = (f"{BEYOND_RANKED_MARK} at a feature count beyond those the method truly ranked (`n_ranked`): "
+                      "the rest of its order is padding (e.g. MCFS's zero-score features), so the value is not "
+                      "the method's own.")
+
 
 @dataclass
 class Selection:
