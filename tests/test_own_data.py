@@ -136,6 +136,9 @@ def test_local_file_change_is_detected_and_a_touch_is_not(tmp_path):
     data.write_text("a,y\n1,0\n3,1\n")
     with pytest.raises(IntegrityError, match=r"changed since its first use.*delete .*rec.json and rerun"):
         verify_local("mine", data, record, cache)
+    record.write_text(record.read_text()[:30])  # a record cut short
+    with pytest.raises(IntegrityError, match=rf"corrupt file {record}: unreadable as a JSON file"):
+        verify_local("mine", data, record, cache)
 
 
 def test_raw_files_are_reverified_cheaply(tmp_path, monkeypatch):
