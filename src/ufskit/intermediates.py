@@ -97,7 +97,7 @@ def read_json(path):
     return obj
 
 
-def read_npz(path, what: str = "npz archive") -> dict[str, np.ndarray]:
+def read_npz(path, what: str = "NumPy archive") -> dict[str, np.ndarray]:
     """Every array of an npz intermediate, read in full (so a cut-off member fails here, not later)."""
     with reading(path, what), np.load(path, allow_pickle=False) as archive:
         return {key: archive[key] for key in archive.files}
