@@ -1,13 +1,12 @@
 """Rule benchmark_stats: per metric the Friedman test over datasets, Nemenyi p-values and the CD diagrams."""
 
-import pandas as pd
-
+from ufskit.intermediates import read_csv
 from ufskit.papers import benchmark_stats
 from ufskit.plots import save_figure
 from ufskit.runlog import start
 
 log = start(snakemake.log[0])
-table, results = benchmark_stats.benchmark_stats(pd.read_csv(snakemake.input.summary))
+table, results = benchmark_stats.benchmark_stats(read_csv(snakemake.input.summary))
 table.to_csv(snakemake.output.csv, index=False, float_format="%.6g")
 with open(snakemake.output.md, "w") as fh:
     fh.write(benchmark_stats.stats_markdown(results))

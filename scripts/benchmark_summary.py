@@ -2,13 +2,14 @@
 
 import pandas as pd
 
+from ufskit.intermediates import read_parquet
 from ufskit.papers import benchmark
 from ufskit.runlog import start
 
 log = start(snakemake.log[0])
 c = snakemake.params.config
 planned = benchmark.plan(c["experiments"], c["excluded"])
-metrics = pd.concat([pd.read_parquet(p) for p in snakemake.input], ignore_index=True)
+metrics = pd.concat([read_parquet(p) for p in snakemake.input], ignore_index=True)
 summary = benchmark.summary_table(metrics, planned)
 ranks = benchmark.mean_ranks(summary)
 summary.to_csv(snakemake.output.csv, index=False, float_format="%.6g")

@@ -2,13 +2,14 @@
 
 import pandas as pd
 
+from ufskit.intermediates import read_parquet
 from ufskit.papers import benchmark, benchmark_stats
 from ufskit.runlog import start
 
 log = start(snakemake.log[0])
 c = snakemake.params.config
 planned = benchmark.plan(c["experiments"], c["excluded"])
-metrics = pd.concat([pd.read_parquet(p) for p in snakemake.input], ignore_index=True)
+metrics = pd.concat([read_parquet(p) for p in snakemake.input], ignore_index=True)
 table = benchmark_stats.versus_random(metrics, planned)
 table.to_csv(snakemake.output.csv, index=False, float_format="%.6g")
 with open(snakemake.output.md, "w") as fh:

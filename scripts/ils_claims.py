@@ -1,15 +1,14 @@
 """Rule ils_claims: each claim of the ILS paper with the reproduced numbers and a verdict (markdown and CSV)."""
 
-import pandas as pd
-
+from ufskit.intermediates import read_csv
 from ufskit.papers.ils import claims, claims_report
 from ufskit.runlog import start
 from ufskit.scorecard import claims_frame
 
 start(snakemake.log[0])
 found = claims(
-    uci=pd.read_csv(snakemake.input.uci), variants=pd.read_csv(snakemake.input.variants),
-    clusters=pd.read_csv(snakemake.input.fig2), train_size=pd.read_csv(snakemake.input.fig3),
+    uci=read_csv(snakemake.input.uci), variants=read_csv(snakemake.input.variants),
+    clusters=read_csv(snakemake.input.fig2), train_size=read_csv(snakemake.input.fig3),
 )
 with open(snakemake.output.md, "w") as fh:
     fh.write(claims_report(found))

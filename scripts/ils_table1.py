@@ -1,14 +1,13 @@
 """Rule ils_table1: the UCI datasets as prepared beside the ILS paper's Table 1."""
 
-import json
-
 import pandas as pd
 
+from ufskit.intermediates import read_json
 from ufskit.papers.ils import table1
 from ufskit.runlog import start
 
 start(snakemake.log[0])
-prepared = {name: json.load(open(path)) for name, path in zip(snakemake.params.names, snakemake.input.summaries)}
+prepared = {name: read_json(path) for name, path in zip(snakemake.params.names, snakemake.input.summaries)}
 published = pd.read_csv(snakemake.input.published, comment="#")
 with open(snakemake.output[0], "w") as fh:
     fh.write("# ILS paper, Table 1: statistics of the UCI data sets (paper vs this reproduction)\n\n")

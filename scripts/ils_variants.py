@@ -1,7 +1,6 @@
 """Rule ils_variants: IterativeLS-1 vs IterativeLS-2 per dataset (accuracy gaps, overlap of the selections)."""
 
-import pandas as pd
-
+from ufskit.intermediates import read_csv
 from ufskit.papers.ils import ILS, ILS2, variants_table
 from ufskit.runlog import start
 from ufskit.selection_io import load_selection
@@ -12,5 +11,5 @@ orders = {}
 for d in datasets:
     first, second = load_selection(snakemake.input[f"{d}:{ILS}"]), load_selection(snakemake.input[f"{d}:{ILS2}"])
     orders[d] = (first.order, second.subsets)
-summary = pd.read_csv(snakemake.input.summary)
+summary = read_csv(snakemake.input.summary)
 variants_table(summary[summary["metric"] == "cv1nn_acc"], orders).to_csv(snakemake.output[0], index=False)

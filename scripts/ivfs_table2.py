@@ -2,12 +2,13 @@
 
 import pandas as pd
 
+from ufskit.intermediates import read_parquet
 from ufskit.papers.ivfs_report import read_published, table2, table2_markdown
 from ufskit.runlog import start
 
 log = start(snakemake.log[0])
 c = snakemake.params.config
-frame = pd.concat([pd.read_parquet(p) for p in snakemake.input.stability], ignore_index=True)
+frame = pd.concat([read_parquet(p) for p in snakemake.input.stability], ignore_index=True)
 table = table2(frame, datasets=c["datasets"], excluded=c["excluded"], methods=list(c["methods"]),
                published=read_published(snakemake.input.published))
 table.to_csv(snakemake.output.csv, index=False)

@@ -1,14 +1,13 @@
 """Rule kudfs_table1: the paper's Table 1 (reproduced beside published) as CSV and markdown."""
 
-import pandas as pd
-
+from ufskit.intermediates import read_parquet
 from ufskit.papers import kudfs
 from ufskit.runlog import start
 
 log = start(snakemake.log[0])
 inp = snakemake.input
 dims = kudfs.read_dims(inp.summaries)
-table = kudfs.table1(pd.read_parquet(inp.udfs), pd.read_parquet(inp.kernel), dims,
+table = kudfs.table1(read_parquet(inp.udfs), read_parquet(inp.kernel), dims,
                      kudfs.read_published(inp.published), labels=snakemake.params.labels)
 table.to_csv(snakemake.output.csv, index=False, float_format="%.4f")
 with open(snakemake.output.md, "w") as fh:

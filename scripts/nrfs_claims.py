@@ -1,8 +1,8 @@
 """Rule nrfs_claims: a verdict with its numbers for every NRFS claim the run can check."""
 
-import numpy as np
 import pandas as pd
 
+from ufskit.intermediates import read_csv, read_npz, read_parquet
 from ufskit.papers import nrfs as P
 from ufskit.papers.nrfs_calibration import claim_robustness
 from ufskit.runlog import start
@@ -14,22 +14,22 @@ names = set(inp.keys())
 claims = []  # (id in config/published/claims.csv, claim, verdict, evidence)
 if "table1" in names:
     claims.append(("NRFS/T1", "Table I: NRFS picks f1-f4 and reaches NMI 1.0; the others stay at or below 0.50",
-                   *P.claim_table1(pd.read_csv(inp.table1))))
-    s = np.load(inp.sampling)
+                   *P.claim_table1(read_csv(inp.table1))))
+    s = read_npz(inp.sampling, "sampling archive")
     claims.append(("NRFS/Fig4", "Fig. 4: the sampling keeps representatives and drops the noisy instances",
                    *P.claim_sampling(s["noise_indices"], s["removed"], s["representatives"])))
 if "sensitivity" in names:
     claims.append(("NRFS/Robust", ("Sec. I-II: NRFS resists noisy features and noisy instances where the baselines "
                                    "fail (synthetic data, swept generator options)"),
-                   *claim_robustness(pd.read_csv(inp.sensitivity))))
+                   *claim_robustness(read_csv(inp.sensitivity))))
 if "fig5" in names:
-    kmeans_all = pd.concat([pd.read_parquet(p) for p in inp.kmeans_all], ignore_index=True)
+    kmeans_all = pd.concat([read_parquet(p) for p in inp.kmeans_all], ignore_index=True)
     claims.append(("NRFS/Fig5", ("Fig. 5: NRFS above LS, SPEC, MCFS, NDFS and all-feature K-means; > 10% above MCFS "
                                  "on microarray and > 25% on text on average"),
-                   *P.claim_fig5(pd.read_csv(inp.fig5), kmeans_all, snakemake.params.groups)))
-    claims.append(("NRFS/Fig6", "Fig. 6: NRFS is stable across q", *P.claim_fig6(pd.read_csv(inp.fig6))))
+                   *P.claim_fig5(read_csv(inp.fig5), kmeans_all, snakemake.params.groups)))
+    claims.append(("NRFS/Fig6", "Fig. 6: NRFS is stable across q", *P.claim_fig6(read_csv(inp.fig6))))
     claims.append(("NRFS/Fig7", ("Fig. 7: NRFS with sampling is 57% faster than without, comparable to MCFS and over "
-                                 "2.5x faster than NDFS"), *P.claim_fig7(pd.read_csv(inp.fig7))))
+                                 "2.5x faster than NDFS"), *P.claim_fig7(read_csv(inp.fig7))))
 with open(snakemake.output.md, "w") as fh:
     fh.write(P.claims_markdown([c[1:] for c in claims]))
 records = [dict(zip(("id", "claim", "verdict", "numbers"), c)) for c in claims]

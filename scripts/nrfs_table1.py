@@ -2,11 +2,12 @@
 
 import pandas as pd
 
+from ufskit.intermediates import read_parquet
 from ufskit.papers.nrfs import read_published, table1, table1_markdown
 from ufskit.runlog import start
 
 start(snakemake.log[0])
-runs = pd.concat([pd.read_parquet(p) for p in snakemake.input.runs], ignore_index=True)
+runs = pd.concat([read_parquet(p) for p in snakemake.input.runs], ignore_index=True)
 table = table1(runs, read_published(snakemake.input.published))
 table.to_csv(snakemake.output.csv, index=False)
 with open(snakemake.output.md, "w") as fh:

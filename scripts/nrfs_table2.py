@@ -1,13 +1,11 @@
 """Rule nrfs_table2: the paper's datasets as prepared, beside Table II's numbers."""
 
-import json
-from pathlib import Path
-
+from ufskit.intermediates import read_json
 from ufskit.papers.nrfs import read_published, table2_markdown
 from ufskit.runlog import start
 
 start(snakemake.log[0])
-summaries = {name: json.loads(Path(path).read_text())
+summaries = {name: read_json(path)
              for name, path in zip(snakemake.params.names, snakemake.input.summaries)}
 with open(snakemake.output[0], "w") as fh:
     fh.write(table2_markdown(summaries, read_published(snakemake.input.published)))

@@ -1,12 +1,11 @@
 """Rule summary_table: mean over repetitions per dataset, method, parameters, count and metric."""
 
-import pandas as pd
-
+from ufskit.intermediates import read_parquet
 from ufskit.results import summarize, to_markdown
 from ufskit.runlog import start
 
 start(snakemake.log[0])
-summary = summarize(pd.read_parquet(snakemake.input[0]))
+summary = summarize(read_parquet(snakemake.input[0]))
 summary.to_csv(snakemake.output.csv, index=False)
 with open(snakemake.output.md, "w") as fh:
     fh.write(f"# {snakemake.wildcards.experiment}: best value per dataset, method and metric\n\n")

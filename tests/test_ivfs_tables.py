@@ -275,6 +275,19 @@ def test_table1_keeps_datasets_not_obtained():
     assert "| lymphoma | 96 | 4026 | 9 | SPEC | 85.0 (81.5) |" in md
 
 
+def test_table1_marks_values_beyond_the_ranked_features():
+    summary = _summary()
+    summary["beyond_ranked"] = (summary["method"] == "MCFS") & (summary["n_features"] == 20).fillna(False)
+    t = R.table1(summary, datasets=["lymphoma"], info=INFO, excluded={}, methods=METHODS, protocol=PROTOCOL,
+                 published=PUBLISHED)
+    marked = t.set_index(["method", "metric"])["beyond_ranked"]
+    assert marked[("MCFS", "knn_acc")] and not marked[("MCFS", "fit_seconds")] and not marked[("SPEC", "knn_acc")]
+    md = R.table1_markdown(t)
+    assert "| MCFS | 90.0 (92.5)† |" in md and "| SPEC | 85.0 (81.5) |" in md
+    assert "† at a feature count beyond those the method truly ranked" in md
+    assert "†" not in R.table1_markdown(_table1())  # older summaries without the column: nothing marked
+
+
 def test_table2_means_and_layout():
     stab = pd.DataFrame({"dataset": ["lymphoma"] * 4, "method": ["SPEC", "SPEC", "IVFS-linf", "IVFS-linf"],
                          "differences": [150, 160, 3, 6]})

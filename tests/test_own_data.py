@@ -87,6 +87,26 @@ def test_local_table_errors_name_the_column(tmp_path):
         load("mine", entry, tmp_path)
 
 
+@pytest.mark.parametrize(("content", "message"), [
+    ("a,b,label\n", r"d.csv has no data rows \(only a header, or nothing\); it must hold at least 2 samples"),
+    ("a,b,label\n1,2,0\n", r"d.csv has only 1 data row; it must hold at least 2 samples"),
+    ("", r"d.csv is not a readable table \(EmptyDataError"),
+    ('a,b,label\n1,"2,0\n', r"d.csv is not a readable table \(ParserError"),
+])
+def test_local_table_without_samples_names_the_file(tmp_path, content, message):
+    (tmp_path / "d.csv").write_text(content)
+    entry = {**local_entry(tmp_path / "d.csv", "table", label="label"), "files": [str(tmp_path / "d.csv")]}
+    with pytest.raises(ValueError, match=rf"dataset 'mine': {message}"):
+        load("mine", entry, tmp_path)
+
+
+def test_local_arrays_without_samples_name_the_file(tmp_path):
+    np.savez(tmp_path / "d.npz", X=np.ones((1, 3)), y=np.zeros(1))
+    entry = {**local_entry(tmp_path / "d.npz", "npz"), "files": [str(tmp_path / "d.npz")]}
+    with pytest.raises(ValueError, match=r"d.npz has only 1 data row"):
+        load("mine", entry, tmp_path)
+
+
 def test_overlay_datasets_are_checked_with_the_registry(tmp_path):
     remote = {"mine_src": {"mirrored": False, "files": [{"path": "mine/m.mat", "url": "https://example.org/m.mat",
                                                           "sha256": "0" * 64}]}}
@@ -115,6 +135,9 @@ def test_local_file_change_is_detected_and_a_touch_is_not(tmp_path):
     verify_local("mine", data, record, cache)
     data.write_text("a,y\n1,0\n3,1\n")
     with pytest.raises(IntegrityError, match=r"changed since its first use.*delete .*rec.json and rerun"):
+        verify_local("mine", data, record, cache)
+    record.write_text(record.read_text()[:30])  # a record cut short
+    with pytest.raises(IntegrityError, match=rf"corrupt file {record}: unreadable as a JSON file"):
         verify_local("mine", data, record, cache)
 
 
@@ -389,14 +412,14 @@ def test_truncated_intermediates_are_named_with_what_to_do(tmp_path, rng):
     for path, reader, what in ((data, load_dataset, "prepared dataset"), (selection, load_selection, "selection")):
         content = path.read_bytes()
         path.write_bytes(content[: len(content) // 2])
-        with pytest.raises(IntegrityError, match=rf"{what} {path} is unreadable.*Delete it and rerun"):
+        with pytest.raises(IntegrityError, match=rf"corrupt file {path}: unreadable as a {what}.*delete it and rerun"):
             reader(path)
     with pytest.raises(FileNotFoundError):
         load_dataset(tmp_path / "absent.npz")
     table = tmp_path / "rep0.parquet"
     pd.DataFrame({"metric": ["a"] * 50, "value": np.arange(50.0)}).to_parquet(table)
     table.write_bytes(table.read_bytes()[:-40])
-    with pytest.raises(IntegrityError, match=rf"metrics table {table} is unreadable.*Delete it and rerun"):
+    with pytest.raises(IntegrityError, match=rf"corrupt file {table}: unreadable as a metrics table.*delete it and rerun"):
         concat_metrics([table], experiment="e")
 
 
@@ -415,10 +438,10 @@ def test_truncated_diagram_and_bundle_are_named_with_what_to_do(tmp_path):
                                (bundle, load_bundle, "selection bundle")):
         content = path.read_bytes()
         path.write_bytes(content[: len(content) // 2])
-        with pytest.raises(IntegrityError, match=rf"{what} {path} is unreadable.*Delete it and rerun"):
+        with pytest.raises(IntegrityError, match=rf"corrupt file {path}: unreadable as a {what}.*delete it and rerun"):
             reader(path)
     np.savez(diagram, diagram=np.arange(3.0))  # readable, but not a diagram
-    with pytest.raises(IntegrityError, match=r"persistence diagram .* is unreadable .*shape \(3,\)"):
+    with pytest.raises(IntegrityError, match=r"corrupt file .*: unreadable as a persistence diagram .*shape \(3,\)"):
         load_diagram(diagram)
 
 

@@ -5,33 +5,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import zipfile
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-
-class IntegrityError(RuntimeError):
-    """An input changed after it was checked, or an intermediate file is unreadable; says what to do."""
-
-
-@contextmanager
-def reading(path, what: str):
-    """Turn a truncated or corrupt npz or parquet file read inside the block into an ``IntegrityError`` naming it.
-
-    A missing file stays a ``FileNotFoundError``. The advice: delete the file and rerun.
-    """
-    try:
-        yield
-    except FileNotFoundError:
-        raise
-    except (zipfile.BadZipFile, EOFError, OSError, KeyError, ValueError) as e:
-        raise IntegrityError(
-            f"{what} {path} is unreadable ({type(e).__name__}: {e}); it was probably cut short by an interrupted "
-            "run or a full disk. Delete it and rerun: Snakemake builds it again."
-        ) from e
+from .intermediates import IntegrityError as IntegrityError  # re-exported: raised for the data's files
+from .intermediates import check_identity, read_npz
+from .intermediates import reading as reading  # re-exported: the readers of other intermediates use it
 
 
 @dataclass
@@ -97,11 +78,14 @@ def save_dataset(ds: Dataset, npz_path, json_path=None) -> None:
 
 
 def load_dataset(npz_path) -> Dataset:
-    """Read a dataset written by ``save_dataset``; a corrupt file is an ``IntegrityError`` naming it."""
-    with reading(npz_path, "prepared dataset"), np.load(npz_path, allow_pickle=False) as z:
-        names = z["feature_names"] if "feature_names" in z.files else None
-        info = json.loads(str(z["info"])) if "info" in z.files else {}
-        return Dataset(z["X"], z["y"], names, info)
+    """Read a dataset written by ``save_dataset``; a corrupt file, or one recording another dataset or chain
+    than its path, is an ``IntegrityError`` naming it."""
+    arrays = read_npz(npz_path, "prepared dataset")
+    with reading(npz_path, "prepared dataset"):
+        info = json.loads(str(arrays["info"])) if "info" in arrays else {}
+        ds = Dataset(arrays["X"], arrays["y"], arrays.get("feature_names"), info)
+    check_identity(npz_path, info)
+    return ds
 
 
 def write_json(obj, path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .data import IntegrityError, write_json
 from .download import git_blob_of, read_file_list, sha256_of
+from .intermediates import read_json
 
 __all__ = ["HashCache", "IntegrityError", "record_local", "verify_local", "verify_source"]
 
@@ -100,7 +101,7 @@ def verify_local(dataset: str, path, record_path, cache_path) -> None:
         raise IntegrityError(f"dataset {dataset!r}: local data file {path} does not exist (config datasets.{dataset}.path).")
     if not record_path.is_file():
         return  # not used yet: the record is written by its first use
-    record = json.loads(record_path.read_text())
+    record = read_json(record_path)
     stat = path.stat()
     if (stat.st_size, stat.st_mtime_ns) == (record["size"], record["mtime_ns"]):
         return

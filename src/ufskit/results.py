@@ -11,12 +11,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import __version__
 from .configio import config_hash
-from .data import reading
+from .intermediates import read_parquet
+from .selection_io import BEYOND_RANKED_MARK, BEYOND_RANKED_NOTE
 
 KEYS = ["dataset", "method", "params", "n_features", "metric"]
 LOWER_IS_BETTER = ("Linf", "L1_over_n2", "L2", "w11", "winf", "w11_literal", "winf_literal", "fit_seconds")
-_PACKAGES = ("ufskit", "numpy", "scipy", "scikit-learn", "gudhi", "pandas")
+_PACKAGES = ("numpy", "scipy", "scikit-learn", "gudhi", "pandas")
 
 
 def higher_is_better(metric: str) -> bool:
@@ -26,24 +28,26 @@ def higher_is_better(metric: str) -> bool:
 def provenance(repo: str | Path | None = None, config: dict | None = None) -> dict:
     """Package versions, Python, platform, the git commit of ``repo`` and the run's config.
 
-    ``git_commit`` is HEAD ('unknown' outside a git checkout); ``git_modified`` is True when
-    ``git status --porcelain`` lists any change (tracked or untracked: the commit then does not hold
-    everything the run used), None when unknown. ``config_sha256`` hashes the resolved ``config``.
+    ``version_ufskit`` is that of the package imported (also without an installed distribution, as in an
+    unpacked ``git archive``). ``git_commit`` is HEAD, 'no git' when ``repo`` has no ``.git`` (an export:
+    the version is then the only record of the code), 'unknown' without ``repo`` or when git fails;
+    ``git_modified`` is True when ``git status --porcelain`` lists any change (tracked or untracked: the
+    commit then does not hold everything the run used), None when unknown. ``config_sha256`` hashes the
+    resolved ``config``.
     """
-    info = {f"version_{p}": _version(p) for p in _PACKAGES}
+    info = {"version_ufskit": __version__, **{f"version_{p}": _version(p) for p in _PACKAGES}}
     info["python"] = platform.python_version()
     info["platform"] = platform.platform()
-    commit, status = _git(repo, "rev-parse", "HEAD"), _git(repo, "status", "--porcelain")
-    info["git_commit"] = commit.strip() if commit is not None else "unknown"
+    git_dir = repo is not None and (Path(repo) / ".git").exists()
+    commit, status = (_git(repo, "rev-parse", "HEAD"), _git(repo, "status", "--porcelain")) if git_dir else (None, None)
+    info["git_commit"] = commit.strip() if commit else ("no git" if repo is not None and not git_dir else "unknown")
     info["git_modified"] = None if status is None else bool(status.strip())
     info["config_sha256"] = config_hash(config) if config is not None else "unknown"
     return info
 
 
 def _git(repo, *args) -> str | None:
-    """The output of ``git -C repo args``, or None without a repository or git."""
-    if repo is None:
-        return None
+    """The output of ``git -C repo args``, or None when git fails."""
     try:
         return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True,
                               timeout=30).stdout
@@ -64,10 +68,7 @@ def concat_metrics(paths, *, experiment: str, repo=None, config: dict | None = N
     The resolved ``config`` itself goes into the table's metadata (``frame.attrs["config"]``, kept by
     parquet), so that ``config_sha256`` can be checked against it.
     """
-    frames = []
-    for path in paths:
-        with reading(path, "metrics table"):
-            frames.append(pd.read_parquet(path))
+    frames = [read_parquet(path, what="metrics table") for path in paths]
     if not frames:
         raise ValueError(f"experiment {experiment!r} has no metric files to aggregate.")
     frame = pd.concat(frames, ignore_index=True)
@@ -80,9 +81,17 @@ def concat_metrics(paths, *, experiment: str, repo=None, config: dict | None = N
 
 
 def summarize(frame: pd.DataFrame) -> pd.DataFrame:
-    """Mean, standard deviation and count over repetitions for every (dataset, method, params, count, metric)."""
-    grouped = frame.groupby(KEYS, dropna=False, sort=True)["value"]
-    return grouped.agg(mean="mean", std="std", reps="count").reset_index()
+    """Mean, standard deviation and count over repetitions for every (dataset, method, params, count, metric).
+
+    With a ``beyond_ranked`` column (evaluation marks counts past the selector's truly ranked features),
+    a cell is beyond ranked when any of its repetitions is.
+    """
+    grouped = frame.groupby(KEYS, dropna=False, sort=True)
+    summary = grouped["value"].agg(mean="mean", std="std", reps="count")
+    if "beyond_ranked" in frame:
+        flags = frame["beyond_ranked"].astype("boolean").fillna(False)  # tables of older runs: not marked
+        summary["beyond_ranked"] = flags.groupby([frame[k] for k in KEYS], dropna=False, sort=True).any()
+    return summary.reset_index()
 
 
 def best_over_settings(summary: pd.DataFrame) -> pd.DataFrame:
@@ -92,17 +101,21 @@ def best_over_settings(summary: pd.DataFrame) -> pd.DataFrame:
         pick = group["mean"].idxmax() if higher_is_better(metric) else group["mean"].idxmin()
         best = group.loc[pick]
         rows.append({"dataset": dataset, "method": method, "metric": metric, "value": best["mean"],
-                     "params": best["params"], "n_features": best["n_features"]})
+                     "params": best["params"], "n_features": best["n_features"],
+                     "beyond_ranked": bool(best.get("beyond_ranked", False))})
     return pd.DataFrame(rows)
 
 
 def to_markdown(summary: pd.DataFrame) -> str:
-    """A markdown table per dataset: methods as rows, metrics as columns (best over settings)."""
+    """A markdown table per dataset: methods as rows, metrics as columns (best over settings); a value
+    taken at a count beyond the method's truly ranked features is marked, with a footnote."""
     best = best_over_settings(summary)
+    best["cell"] = [_fmt(v) + BEYOND_RANKED_MARK * m for v, m in zip(best["value"], best["beyond_ranked"])]
     parts = []
     for dataset, group in best.groupby("dataset", sort=True):
-        table = group.pivot(index="method", columns="metric", values="value")
-        parts.append(f"## {dataset}\n\n{_markdown_table(table)}\n")
+        table = group.pivot(index="method", columns="metric", values="cell")
+        note = f"\n{BEYOND_RANKED_NOTE}\n" if group["beyond_ranked"].any() else ""
+        parts.append(f"## {dataset}\n\n{_markdown_table(table)}\n{note}")
     return "\n".join(parts)
 
 
@@ -114,6 +127,9 @@ def _markdown_table(table: pd.DataFrame) -> str:
 
 
 def _fmt(value) -> str:
+    """A number to 4 significant digits, '–' when missing; a cell already formatted passes unchanged."""
+    if isinstance(value, str):
+        return value
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return "–"
     return f"{value:.4g}"

@@ -49,10 +49,12 @@ def fit_run(ds: Dataset, spec: dict, seed: int, n_features, label: str = "") -> 
 
 def evaluate_run(ds: Dataset, sel: Selection, n_features, metrics: dict, seed: int, *, dataset: str, method: str,
                  params: str, rep: int, diagram: np.ndarray | None = None) -> pd.DataFrame:
-    """Every metric at every count of ``sel``, as a tidy table keyed by the run's identity."""
+    """Every metric at every count of ``sel``, as a tidy table keyed by the run's identity; ``beyond_ranked``
+    marks the counts past the features the selector truly ranked."""
     width = ds.X.shape[1] if sel.space is None else sel.space.shape[1]
     counts = feature_counts(n_features, width)
     frame = evaluate_selection(ds.X, ds.y, sel, counts, metrics, seed=seed, full_diagram=diagram)
     for column, value in (("rep", int(rep)), ("params", params), ("method", method), ("dataset", dataset)):
         frame.insert(0, column, value)
+    frame["beyond_ranked"] = sel.beyond_ranked(frame["n_features"])
     return frame

@@ -47,6 +47,17 @@ def data_file(paths: list[Path], suffixes: tuple[str, ...], loader: str) -> Path
     return paths[0]
 
 
+def check_rows(n_rows: int, path: Path) -> None:
+    """ValueError naming ``path`` when it holds fewer than 2 samples (rows): nothing to select features on.
+
+    Said here, at the file, rather than later as a flat or non-numeric feature.
+    """
+    if n_rows == 0:
+        raise ValueError(f"{path.name} has no data rows (only a header, or nothing); it must hold at least 2 samples.")
+    if n_rows < 2:
+        raise ValueError(f"{path.name} has only 1 data row; it must hold at least 2 samples (one row per sample).")
+
+
 def _check_positive_int(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise ValueError(f"{name} must be an int >= 1, got {value!r}.")

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..data import Dataset
-from ._common import check_options, data_file, select_rows
+from ._common import check_options, check_rows, data_file, select_rows
 
 _SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": None}
 
@@ -41,7 +41,11 @@ def load_table(paths: list[Path], options: dict, seed: int) -> Dataset:
     opts = check_options(options, "table", required=("label",), optional=("drop", "sep", "classes", "per_class"))
     path = data_file(paths, tuple(_SEPARATORS), "table")
     sep = opts.get("sep", _SEPARATORS[path.suffix.lower()])
-    frame = pd.read_csv(path, sep=sep, engine="python" if sep is None else "c")
+    try:
+        frame = pd.read_csv(path, sep=sep, engine="python" if sep is None else "c")
+    except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path.name} is not a readable table ({type(e).__name__}: {e}).") from e
+    check_rows(len(frame), path)
     wanted = [opts["label"], *opts.get("drop", [])]
     absent = [c for c in wanted if c not in frame.columns]
     if absent:
@@ -89,6 +93,7 @@ def load_npz(paths: list[Path], options: dict, seed: int) -> Dataset:
 
 def _from_arrays(X, labels, opts, seed, path: Path, info: dict) -> Dataset:
     labels = np.asarray(labels).ravel()
+    check_rows(X.shape[0], path)
     if labels.size != X.shape[0]:
         raise ValueError(f"{path.name}: {X.shape[0]} samples but {labels.size} labels.")
     bad = ~np.isfinite(X)

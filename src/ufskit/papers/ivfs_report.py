@@ -13,6 +13,7 @@ from matplotlib import colormaps
 
 from ..plots import count_axis, finish, panel_grid, plot_line, shade_band
 from ..results import higher_is_better
+from ..selection_io import BEYOND_RANKED_MARK, BEYOND_RANKED_NOTE
 from . import read_published  # noqa: F401  (re-exported for the scripts)
 from . import verdict as _verdict
 from .ivfs import fixed_slug, table_slugs
@@ -71,7 +72,7 @@ def table1(summary: pd.DataFrame, *, datasets: list[str], info: dict, excluded: 
             if meta is None:
                 why = excluded.get(dataset, "not run")
                 rows += [{**base, "metric": m, "status": f"not obtained: {why}",
-                          "published": _published(pub, dataset, method, m)} for m in TABLE1]
+                          "published": _published(pub, dataset, method, m), "beyond_ranked": False} for m in TABLE1]
                 continue
             base.update(n=meta["n_samples"], d=meta["n_features"], classes=meta["n_classes"])
             mine = summary[(summary["dataset"] == dataset) & (summary["method"] == method)]
@@ -85,9 +86,10 @@ def table1(summary: pd.DataFrame, *, datasets: list[str], info: dict, excluded: 
                              "published": _published(pub, dataset, method, metric),
                              "params": None if best is None else best["params"],
                              "n_features": None if best is None or pd.isna(best["n_features"])
-                             else int(best["n_features"])})
+                             else int(best["n_features"]),
+                             "beyond_ranked": best is not None and bool(best.get("beyond_ranked", False))})
     return pd.DataFrame(rows, columns=["dataset", "n", "d", "classes", "method", "metric", "reproduced",
-                                       "published", "params", "n_features", "status"])
+                                       "published", "params", "n_features", "status", "beyond_ranked"])
 
 
 def _published(pub: pd.DataFrame, dataset: str, method: str, metric: str):
@@ -114,12 +116,14 @@ def table1_markdown(long: pd.DataFrame) -> str:
             continue
         first = g.iloc[0]
         cells = [_cell(g.loc[m, "reproduced"], g.loc[m, "published"], 1 if m in ("knn_acc", "fit_seconds") else 3)
-                 for m in metrics]
+                 + BEYOND_RANKED_MARK * bool(g.loc[m, "beyond_ranked"]) for m in metrics]
         lines.append("| " + " | ".join([dataset, str(int(first["n"])), str(int(first["d"])),
                                          str(int(first["classes"])), method, *cells]) + " |")
     note = ("\nCells: reproduced (published). Best over the Table 1 settings and feature counts; time: the "
             "paper's fixed setting. w11/winf: bars of every length (see docs/fidelity/ivfs-paper.md); "
             "eps=0.1: the paper's literal filter.\n")
+    if long["beyond_ranked"].any():
+        note += f"\n{BEYOND_RANKED_NOTE}\n"
     return "\n".join(lines) + "\n" + note
 
 

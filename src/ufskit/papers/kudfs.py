@@ -18,9 +18,6 @@ ignored here. Choices the paper leaves open: docs/fidelity/kudfs-paper.md.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter
@@ -28,6 +25,7 @@ from sklearn.decomposition import KernelPCA
 
 from .. import metrics as M
 from ..cluster import KernelKMeans
+from ..intermediates import read_json
 from ..kernels import distance_ratio, rbf_kernel
 from ..plots import count_axis, finish, method_style, panel_grid, plot_line
 from ..scorecard import claims_frame
@@ -121,7 +119,7 @@ def distance_ratio_curves(K, y, order) -> pd.DataFrame:
 
 def read_dims(summary_paths) -> dict:
     """Dataset -> original dimension d, from the prepared-data summaries (JSON)."""
-    summaries = [json.loads(Path(p).read_text()) for p in summary_paths]
+    summaries = [read_json(p) for p in summary_paths]
     return {s["dataset"]: int(s["n_features"]) for s in summaries}
 
 
