@@ -2,9 +2,9 @@
 
 import pandas as pd
 
+from ufskit.papers import claims_frame
 from ufskit.papers.ils import claims, claims_report
 from ufskit.runlog import start
-from ufskit.scorecard import claims_frame
 
 start(snakemake.log[0])
 found = claims(

@@ -2,9 +2,9 @@
 
 import pandas as pd
 
+from ufskit.papers import claims_frame
 from ufskit.papers.ivfs_report import claims
 from ufskit.runlog import start
-from ufskit.scorecard import claims_frame
 
 log = start(snakemake.log[0])
 i = snakemake.input
