@@ -101,4 +101,5 @@ def test_a_toy_paper_runs_through_the_workflow(tmp_path, mirror):
     claim = toy[toy["kind"] == "claim"]
     assert claim["claim_id"].tolist() == ["TOY/LS-beats-Variance"]
     assert claim["outcome"].str.match(r"smoke: (holds|partly holds|does not hold)$").all()
+    assert (tmp_path / claim["evidence"].iloc[0]).is_file()  # results/toy/claims.md
     assert "| Toy paper (tests) | results/toy/ | main | 2 |" in (tmp_path / "results/scorecard.md").read_text()

@@ -2,7 +2,7 @@
 
 It claims that the Laplacian Score beats Variance in K-means accuracy on wine (Table 1, two
 published numbers, one claim). Its rules file ``toy.smk`` builds ``results/<report>/table1.csv``
-and ``claims.csv`` from its ``table1`` experiment's summary; the scorecard compares them.
+``claims.csv`` and ``claims.md`` from its ``table1`` experiment's summary; the scorecard compares them.
 """
 
 from __future__ import annotations
@@ -32,6 +32,12 @@ def claims(table: pd.DataFrame) -> pd.DataFrame:
     numbers = "; ".join(f"{d}: LS {r.LS:.1f} %, Variance {r.Variance:.1f} %" for d, r in wide.iterrows())
     return claims_frame([{"id": CLAIM, "claim": "LS beats Variance in K-means accuracy.",
                           "verdict": bool((wide["LS"] > wide["Variance"]).all()), "numbers": numbers}])
+
+
+def claims_markdown(verdicts: pd.DataFrame) -> str:
+    """claims.md, the scorecard's evidence of each verdict."""
+    lines = ["# Toy paper: claims and verdicts", "", "| claim | verdict | numbers |", "|---|---|---|"]
+    return "\n".join(lines + [f"| {c.claim} | {c.verdict} | {c.numbers} |" for c in verdicts.itertuples()]) + "\n"
 
 
 def _read_table1(table: pd.DataFrame) -> pd.DataFrame:
