@@ -68,9 +68,9 @@ def test_a_paper_module_needs_a_spec_and_a_new_name(toy):
 
 def test_the_toy_papers_numbers_and_claim_in_the_scorecard(toy):
     assert list(papers.scored())[-1] == "toy" and toy.captions == set()
-    published = {b.file: papers.read_published(papers.registry()[p].path(b.file, ROOT / "config/published"))
+    published = {b.file: papers.read_published(papers.registry()[p].path(b.file, ROOT))
                  for p, b in S.published_blocks()}
-    reference = S.read_reference(S.claim_lists(ROOT / "config/published"))
+    reference = S.read_reference(S.claim_lists(ROOT))
     assert reference["id"].iloc[-1] == "TOY/LS-beats-Variance"
     table = pd.DataFrame({"dataset": ["wine", "wine"], "method": ["Variance", "LS"], "kmeans_acc": [74.0, 95.0]})
     claims = papers.claims_frame([{"id": "TOY/LS-beats-Variance", "claim": "c", "verdict": True, "numbers": "n"}])

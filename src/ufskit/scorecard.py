@@ -530,9 +530,9 @@ def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
     return "\n".join(lines) + "\n"
 
 
-def claim_lists(default_home: Path) -> list[Path]:
-    """The claims lists of the scored papers (``PaperSpec.claims``), each once, in the registry's order."""
-    paths = [spec.path(spec.claims, default_home) for spec in scored().values() if spec.claims is not None]
+def claim_lists(workflow: Path) -> list[Path]:
+    """The claims lists of the scored papers (``PaperSpec.claims``; paths under ``workflow``), each once, in order."""
+    paths = [spec.path(spec.claims, workflow) for spec in scored().values() if spec.claims is not None]
     return list(dict.fromkeys(paths))
 
 

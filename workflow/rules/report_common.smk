@@ -7,7 +7,7 @@ from ufskit import papers as PAPERS
 from ufskit import scorecard as SCORECARD
 
 # the papers outside the package: registered after the built-in ones; the Snakefile includes their rules files
-EXTRA_PAPER_RULES = [str(spec.rules) for spec in PAPERS.register_modules(config["paper_modules"]) if spec.rules]
+EXTRA_PAPER_RULES = [str(REPO / spec.rules) for spec in PAPERS.register_modules(config["paper_modules"]) if spec.rules]
 PAPERS.check_experiments(config["experiments"])  # each experiment's paper registered, its role one of the paper's
 REPORT_CATEGORIES = PAPERS.titles()
 
@@ -37,11 +37,10 @@ def report_run(wildcards):
 
 # ---- the scorecard ------------------------------------------------------------------------
 
-PUBLISHED_HOME = REPO / "config/published"  # the built-in papers' published numbers and claims list
 SCORECARD_PUBLISHED = sorted(
-    {str(PAPERS.registry()[paper].path(block.file, PUBLISHED_HOME)) for paper, block in SCORECARD.published_blocks()}
+    {str(PAPERS.registry()[paper].path(block.file, REPO)) for paper, block in SCORECARD.published_blocks()}
 )
-SCORECARD_CLAIMS = [str(p) for p in SCORECARD.claim_lists(PUBLISHED_HOME)]
+SCORECARD_CLAIMS = [str(p) for p in SCORECARD.claim_lists(REPO)]
 SCORECARD_GROUPS = str(REPO / "docs/fidelity/groups.csv")  # out-of-tolerance numbers -> group, reason, doc
 SCORECARD_KINDS = ("table1", "table2", "claims")  # the CSV outputs of a paper's report folder it reads
 

@@ -19,6 +19,7 @@ import pandas as pd
 
 GENERIC = "generic"  # config `paper` of an experiment that belongs to no paper (its own tables only)
 BUILT_IN = ("ivfs", "nrfs", "ils", "kudfs", "benchmark")  # ufskit.papers.<name>, in the scorecard's order
+PUBLISHED_HOME = Path("config/published")  # the built-in papers' published numbers and claims list
 READER_COLUMNS = ["table", "dataset", "method", "metric", "reproduced", "status"]
 
 
@@ -45,11 +46,11 @@ class PaperSpec:
     ``published``: its blocks of published numbers, in the paper's order. ``readers``: output kind
     of a report folder (``table1`` -> ``results/<report>/table1.csv``) -> function reading that CSV
     into ``READER_COLUMNS``. ``claims``: the file listing its claims (id, paper, element, claim),
-    None for a paper that makes none. ``home``: the folder of its published files and claims, None
-    = the workflow's ``config/published``. ``rules``: the Snakemake rules file of a paper outside
-    the package (the built-in papers' rules are included by the Snakefile). ``tables`` and
-    ``figures``: file under ``results/<report>/`` -> caption (``workflow/report/<caption>.rst``,
-    or a path relative to the rules file).
+    None for a paper that makes none. ``home``: the folder of its published files and claims
+    (``PUBLISHED_HOME`` unless given). ``rules``: the Snakemake rules file of a paper of config
+    ``paper_modules`` (the built-in papers' rules are included by the Snakefile). Relative ``home``
+    and ``rules`` are relative to the workflow's folder. ``tables`` and ``figures``: file under
+    ``results/<report>/`` -> its caption in the report (``workflow/report/<caption>.rst``).
     """
 
     name: str
@@ -58,7 +59,7 @@ class PaperSpec:
     published: tuple[Published, ...] = ()
     readers: Mapping[str, Callable[[pd.DataFrame], pd.DataFrame]] = field(default_factory=dict)
     claims: str | None = None
-    home: Path | None = None
+    home: Path = PUBLISHED_HOME
     rules: Path | None = None
     tables: Mapping[str, str] = field(default_factory=dict)
     figures: Mapping[str, str] = field(default_factory=dict)
@@ -72,9 +73,9 @@ class PaperSpec:
     def captions(self) -> set[str]:
         return set(self.tables.values()) | set(self.figures.values())
 
-    def path(self, file: str, default_home: Path) -> Path:
-        """A published file or claims list of the paper: under ``home``, else under ``default_home``."""
-        return (self.home or default_home) / file
+    def path(self, file: str, workflow: Path) -> Path:
+        """A published file or claims list of the paper, under ``home`` (resolved against ``workflow``'s folder)."""
+        return Path(workflow) / self.home / file
 
 
 _REGISTRY: dict[str, PaperSpec] = {}
