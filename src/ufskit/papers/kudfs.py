@@ -344,7 +344,7 @@ def claims_table(claims: list[dict]) -> pd.DataFrame:
 # ---------------------------------------------------------------- the paper as one unit (ufskit.papers.registry)
 
 ROLES = ("udfs", "table1", "fig1", "fig2")  # config `role` of its experiments: Table 1's two sides, Fig. 1, Fig. 2
-TABLE1_COLUMNS = {"all_features": "All Features", "udfs": "UDFS", "kernel_udfs": "KernelUDFS"}
+TABLE1_COLUMNS = {"all_features": "All Features", "udfs": UDFS, "kernel_udfs": KUDFS}  # table1.csv -> method
 
 
 def _read_table1(table: pd.DataFrame) -> pd.DataFrame:
