@@ -71,6 +71,7 @@ class PaperSpec:
 
     @property
     def captions(self) -> set[str]:
+        """The captions of its tables and figures (``paper_report`` refuses any other)."""
         return set(self.tables.values()) | set(self.figures.values())
 
     def path(self, file: str, workflow: Path) -> Path:
