@@ -25,6 +25,14 @@ include: "workflow/rules/kudfs.smk"
 include: "workflow/rules/nrfs.smk"
 include: "workflow/rules/ivfs.smk"
 include: "workflow/rules/benchmark.smk"
+
+
+# the rules files of the papers of config `paper_modules` (their PaperSpec.rules), after the built-in papers'
+for _rules in EXTRA_PAPER_RULES:
+
+    include: _rules
+
+
 include: "workflow/rules/report.smk"
 
 

@@ -1,9 +1,9 @@
 """Rule ils_claims: each claim of the ILS paper with the reproduced numbers and a verdict (markdown and CSV)."""
 
 from ufskit.intermediates import read_csv
+from ufskit.papers import claims_frame
 from ufskit.papers.ils import claims, claims_report
 from ufskit.runlog import start
-from ufskit.scorecard import claims_frame
 
 start(snakemake.log[0])
 found = claims(

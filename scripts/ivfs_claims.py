@@ -1,9 +1,10 @@
 """Rule ivfs_claims: a verdict per IVFS claim, with its numbers, from the tables and figure data."""
 
+
 from ufskit.intermediates import read_csv
+from ufskit.papers import claims_frame
 from ufskit.papers.ivfs_report import claims
 from ufskit.runlog import start
-from ufskit.scorecard import claims_frame
 
 log = start(snakemake.log[0])
 i = snakemake.input

@@ -3,10 +3,10 @@
 import pandas as pd
 
 from ufskit.intermediates import read_csv, read_npz, read_parquet
+from ufskit.papers import claims_frame
 from ufskit.papers import nrfs as P
 from ufskit.papers.nrfs_calibration import claim_robustness
 from ufskit.runlog import start
-from ufskit.scorecard import claims_frame
 
 start(snakemake.log[0])
 inp = snakemake.input

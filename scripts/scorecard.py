@@ -3,11 +3,12 @@
 from pathlib import Path
 
 from ufskit import scorecard as S
-from ufskit.papers import read_published
+from ufskit.papers import read_published, register_modules
 from ufskit.runlog import start
 
 log = start(snakemake.log[0])
 p = snakemake.params
+register_modules(p.paper_modules)  # the papers of config `paper_modules`, after the built-in ones
 published = {Path(path).name: read_published(path) for path in snakemake.input.published}
 runs = {paper: [S.load_report(e["report"], e["files"], e["summaries"], e["reading"], e["base"]) for e in entries]
         for paper, entries in p.sources.items()}

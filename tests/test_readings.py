@@ -11,7 +11,7 @@ import yaml
 
 from conftest import ROOT
 from ufskit import readings as R
-from ufskit.scorecard import PAPERS
+from ufskit.papers import scored
 
 
 def full_config():
@@ -30,7 +30,7 @@ def smoke_config():
 
 def test_cheap_readings_derive_their_experiments_and_share_the_others():
     config = smoke_config()
-    folders = R.derive(config, PAPERS)
+    folders = R.derive(config, scored())
     assert R.selected(config) == ["ivfs_literal_epsilon", "kudfs_width_sigma2", "kudfs_kmeans_random", "nrfs_q50",
                                   "nrfs_no_trivial_spectrum", "nrfs_text_l2"]
     other = smoke_config()
@@ -59,7 +59,7 @@ def test_run_readings_chooses_which_are_derived():
     config = smoke_config()
     config["run_readings"] = ["nrfs_q5"]
     with pytest.raises(ValueError, match=r"run_readings: unknown reading\(s\) \['nrfs_q5'\]"):
-        R.derive(config, PAPERS)
+        R.derive(config, scored())
 
 
 @pytest.mark.parametrize("change, message", [
@@ -80,7 +80,7 @@ def test_a_bad_reading_is_an_error_naming_it_and_the_key(change, message):
     bad = {**copy.deepcopy(config["readings"]["kudfs_width_sigma2"]), **change}
     config["readings"]["bad"] = bad
     with pytest.raises(ValueError, match=message):
-        R.derive(config, PAPERS)
+        R.derive(config, scored())
 
 
 @pytest.mark.workflow

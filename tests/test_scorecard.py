@@ -15,7 +15,7 @@ import yaml
 
 from conftest import ROOT
 from ufskit import scorecard as S
-from ufskit.papers import kudfs, read_published
+from ufskit.papers import claims_frame, kudfs, normalise_verdict, read_published
 
 PUBLISHED_DIR = ROOT / "config/published"
 TOL = {"kmeans_acc": {"absolute": 2.0}, "n_samples": {"absolute": 0}, "n_features": {"absolute": 0},
@@ -23,7 +23,7 @@ TOL = {"kmeans_acc": {"absolute": 2.0}, "n_samples": {"absolute": 0}, "n_feature
 
 
 def published():
-    return {spec["file"]: read_published(PUBLISHED_DIR / spec["file"]) for spec in S.PUBLISHED}
+    return {block.file: read_published(PUBLISHED_DIR / block.file) for _, block in S.published_blocks()}
 
 
 def reference():
@@ -151,7 +151,7 @@ def test_ivfs_tables_keep_their_own_status():
 
 def test_load_report_reads_what_the_paper_rules_wrote(tmp_path):
     kudfs_table(thyroid=(77.7, 80.4, 92.3)).to_csv(tmp_path / "table1.csv", index=False)
-    S.claims_frame([{"id": "KUDFS/T1", "claim": "T1", "verdict": "holds", "numbers": ""}]).to_csv(
+    claims_frame([{"id": "KUDFS/T1", "claim": "T1", "verdict": "holds", "numbers": ""}]).to_csv(
         tmp_path / "claims.csv", index=False)
     (tmp_path / "thyroid.json").write_text('{"dataset": "thyroid", "chain": "default", "n_samples": 215}')
     res = S.load_report("kudfs", {"table1": str(tmp_path / "table1.csv"), "claims": str(tmp_path / "claims.csv")},
@@ -169,12 +169,12 @@ def test_load_report_reads_what_the_paper_rules_wrote(tmp_path):
 
 
 def test_verdict_words_and_their_combination():
-    assert [S.normalise_verdict(v) for v in ("Holds", "**partly holds**", "does not hold", True, False,
+    assert [normalise_verdict(v) for v in ("Holds", "**partly holds**", "does not hold", True, False,
                                              "not run")] == ["holds", "partly holds", "does not hold", "holds",
                                                              "does not hold", "not run"]
     for retired in ("mostly", "supported", "reproduced", "not evaluated"):  # one vocabulary only
         with pytest.raises(ValueError, match="unknown verdict"):
-            S.normalise_verdict(retired)
+            normalise_verdict(retired)
     assert S.combine_verdicts(["holds", "holds"]) == "holds"
     assert S.combine_verdicts(["does not hold", "does not hold"]) == "does not hold"
     assert S.combine_verdicts(["holds", "does not hold"]) == "partly holds"
@@ -183,7 +183,7 @@ def test_verdict_words_and_their_combination():
 
 
 def test_claims_are_mapped_by_id_and_parts_combined():
-    claims = S.claims_frame([
+    claims = claims_frame([
         {"id": "KUDFS/T1", "claim": "Table 1", "verdict": True, "numbers": "6/6"},
         {"id": "KUDFS/Fig1", "claim": "Fig. 1 (gamma=0.001).", "verdict": False, "numbers": "0.94 vs 0.91"},
         {"id": "KUDFS/Fig1", "claim": "Fig. 1 (gamma=1)", "verdict": True, "numbers": "0.67 vs 0.91"},
@@ -202,16 +202,16 @@ def test_claims_are_mapped_by_id_and_parts_combined():
     assert "claims.csv is not built" in rows.loc["ILS/Fig1", "numbers"]
     assert (rows.loc[rows["paper"].isin(["ivfs", "nrfs"]), "outcome"] == "not run").all()
 
-    stray = S.claims_frame([{"id": "KUDFS/T9", "claim": "x", "verdict": True, "numbers": ""}])
+    stray = claims_frame([{"id": "KUDFS/T9", "claim": "x", "verdict": True, "numbers": ""}])
     with pytest.raises(ValueError, match=r"ids \['KUDFS/T9'\] not in the claims list"):
         S.claim_rows(reference(), {"kudfs": [S.ReportResults("kudfs", claims=stray)]}, excluded={})
     with pytest.raises(ValueError, match="needs an id"):
-        S.claims_frame([{"id": "", "claim": "x", "verdict": True, "numbers": ""}])
+        claims_frame([{"id": "", "claim": "x", "verdict": True, "numbers": ""}])
 
 
 def test_the_claims_list_matches_the_ids_the_paper_code_gives():
     ref = reference()
-    assert len(ref) == 20 and set(ref["paper"]) == set(S.PAPERS)
+    assert len(ref) == 20 and set(ref["paper"]) == {"ivfs", "nrfs", "ils", "kudfs"}
     sources = list((ROOT / "src/ufskit/papers").glob("*.py")) + list((ROOT / "scripts").glob("*_claims.py"))
     used = {m for path in sources for m in re.findall(r'"((?:IVFS|NRFS|ILS|KUDFS)/[\w-]+)"', path.read_text())}
     assert used == set(ref["id"])  # every listed claim has code giving its verdict, and no code id is unlisted
@@ -244,7 +244,7 @@ def test_markdown_has_the_overview_claims_and_every_number():
 
 def test_a_quick_run_is_marked_and_counts_nothing_as_reproduced():
     table = kudfs_table(thyroid=(77.67, 80.37, 92.33), german=(60.0, 55.0, 75.0))  # thyroid within, german not
-    claims = S.claims_frame([{"id": "KUDFS/T1", "claim": "x", "verdict": True, "numbers": "n"}])
+    claims = claims_frame([{"id": "KUDFS/T1", "claim": "x", "verdict": True, "numbers": "n"}])
     runs = {"kudfs": [S.ReportResults("quick_kudfs", {"table1": table}, claims)]}
     full = S.scorecard(published(), reference(), runs, excluded={}, tolerances=all_tolerances())
     quick = S.scorecard(published(), reference(), runs, excluded={}, tolerances=all_tolerances(), protocol="quick")

@@ -1,4 +1,4 @@
-"""The scorecard: every published number and every claim of the four papers beside this run's result.
+"""The scorecard: every published number and every claim of the registered papers beside this run's result.
 
 Rows come from what was published (the tables of ``config/published/`` and its
 claims list ``claims.csv``), never from what happened to run, so nothing drops
@@ -18,7 +18,8 @@ a reading, a data version, a paper inconsistency; "unexplained" otherwise).
 Reproduced numbers are read from each paper's machine-readable outputs
 (``results/<report>/table1.csv`` ...), dataset statistics (n, d, classes) from
 the prepared-data summaries, claim verdicts from ``results/<report>/claims.csv``
-(written by each paper's claims rule with ``claims_frame``). Pure pandas; the
+(written by each paper's claims rule with ``ufskit.papers.claims_frame``). The papers, their
+published blocks, readers and claims lists come from the paper registry (``ufskit.papers.registry``). Pure pandas; the
 workflow's ``scripts/scorecard.py`` only reads files and writes the outputs.
 """
 
@@ -31,71 +32,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .papers import NOT_RUN, REFERENCE, VERDICTS, read_published
+from .papers import NOT_RUN, REFERENCE, read_published, registry, scored
+from .papers.spec import Published
 from .readings import MAIN
 
-PAPERS = {
-    "ivfs": "IVFS (Li, Wu & Li, AAAI 2020)",
-    "nrfs": "NRFS (Huang, Yoo, Yu & Qin, ICDM 2014)",
-    "ils": "Iterative Laplacian Score (Zhu, Miao & Zhang, CCPR 2012)",
-    "kudfs": "Kernel UDFS (Liu & Wang)",
-}
 STATS = {"n_samples", "n_features", "n_classes"}  # compared with the prepared data's summary
 SUMMARY_METHOD = ""  # dataset statistics belong to no method
 
-# Each block of published numbers: its file in config/published/, paper, the paper's table and
-# column -> (metric, method); method None = the file's own `method` column. A file without a
-# `dataset` column gives its numbers for `dataset`.
-PUBLISHED = (
-    {"file": "ivfs_table1.csv", "paper": "ivfs", "table": "Table 1",
-     "columns": {"knn_acc_pct": ("knn_acc", None), "w11": ("w11", None), "winf": ("winf", None),
-                 "Linf": ("Linf", None), "L1_over_n2_x1e-2": ("L1_over_n2", None), "L2": ("L2", None),
-                 "time_s": ("fit_seconds", None)}},
-    {"file": "ivfs_table1.csv", "paper": "ivfs", "table": "Table 1 (datasets)",
-     "columns": {"n": ("n_samples", ""), "d": ("n_features", ""), "classes": ("n_classes", "")}},
-    {"file": "ivfs_table2.csv", "paper": "ivfs", "table": "Table 2",
-     "columns": {m: ("bootstrap_differences", m) for m in ("SPEC", "MCFS", "GLSPFS", "IVFS-linf")}},
-    {"file": "nrfs_table1.csv", "paper": "nrfs", "table": "Table I", "dataset": "nrfs_synthetic",
-     "columns": {"nmi_all_instances": ("nmi_all", None), "nmi_normal_instances": ("nmi_normal", None)}},
-    {"file": "nrfs_table2.csv", "paper": "nrfs", "table": "Table II",
-     "columns": {"instances": ("n_samples", ""), "features": ("n_features", ""), "clusters": ("n_classes", "")}},
-    {"file": "ils_table1.csv", "paper": "ils", "table": "Table 1",
-     "columns": {"n": ("n_samples", ""), "d": ("n_features", ""), "classes": ("n_classes", "")}},
-    {"file": "kudfs_table1.csv", "paper": "kudfs", "table": "Table 1",
-     "columns": {"all_features": ("kmeans_acc", "All Features"), "udfs": ("kmeans_acc", "UDFS"),
-                 "kernel_udfs": ("kmeans_acc", "KernelUDFS")}},
-)
 KEYS = ["paper", "table", "dataset", "method", "metric"]
 
 # ---------------------------------------------------------------- claims: the papers' verdict files
-
-CLAIM_COLUMNS = ["id", "claim", "verdict", "numbers"]
-
-
-def normalise_verdict(verdict) -> str:
-    """A paper's verdict (True/False, or one of ``VERDICTS`` with any case and markdown bold) as the scorecard's."""
-    if isinstance(verdict, (bool, np.bool_)):
-        return VERDICTS[0] if verdict else VERDICTS[2]
-    word = str(verdict).strip().strip("*").strip().lower()
-    if word not in VERDICTS:
-        raise ValueError(f"unknown verdict {verdict!r}; known: {list(VERDICTS)} or a bool.")
-    return word
-
-
-def claims_frame(records) -> pd.DataFrame:
-    """A paper's claims.csv: one row per verdict (id, claim, verdict, numbers).
-
-    ``records`` are dicts with those keys; ``id`` is the claim's key in
-    config/published/claims.csv (several verdicts may share one id, e.g. one per
-    setting); the verdict is normalised by ``normalise_verdict``.
-    """
-    frame = pd.DataFrame(list(records), columns=CLAIM_COLUMNS)
-    if frame[["id", "claim"]].isna().any().any() or (frame["id"].str.strip() == "").any():
-        raise ValueError("every claim needs an id and a text.")
-    frame["verdict"] = frame["verdict"].map(normalise_verdict)
-    frame["numbers"] = frame["numbers"].fillna("")
-    return frame
-
 
 def combine_verdicts(verdicts) -> str:
     """One verdict from the verdicts of a claim's parts: all hold -> holds, none -> does not hold, else partly.
@@ -148,62 +94,30 @@ def load_report(report: str, files: dict[str, str], summaries=(), reading: str =
 # ---------------------------------------------------------------- published numbers
 
 
+def published_blocks() -> list[tuple[str, Published]]:
+    """(paper, block) of every published-number block of the registered papers, in the registry's order."""
+    return [(name, block) for name, spec in scored().items() for block in spec.published]
+
+
 def published_numbers(published: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The published tables in long form: one row per published number (paper, table, dataset, method, metric)."""
+    """The published tables in long form: one row per published number (paper, table, dataset, method, metric).
+
+    ``published``: file name -> its frame, for every file of ``published_blocks``.
+    """
     blocks = []
-    for spec in PUBLISHED:
-        if spec["file"] not in published:
-            raise ValueError(f"published table {spec['file']!r} missing; given: {sorted(published)}.")
-        frame = published[spec["file"]].reset_index(drop=True)
+    for paper, spec in published_blocks():
+        if spec.file not in published:
+            raise ValueError(f"published table {spec.file!r} missing; given: {sorted(published)}.")
+        frame = published[spec.file].reset_index(drop=True)
         parts = [pd.DataFrame({
-            "paper": spec["paper"], "table": spec["table"],
-            "dataset": frame["dataset"] if "dataset" in frame else spec["dataset"],
+            "paper": paper, "table": spec.table,
+            "dataset": frame["dataset"] if "dataset" in frame else spec.dataset,
             "method": frame["method"] if method is None else method,
             "metric": metric, "published": frame[column].astype(float), "row": frame.index, "col": j,
-        }) for j, (column, (metric, method)) in enumerate(spec["columns"].items())]
+        }) for j, (column, (metric, method)) in enumerate(spec.columns.items())]
         block = pd.concat(parts).sort_values(["row", "col"], kind="stable")  # the paper's row order
         blocks.append(block.drop(columns=["row", "col"]).drop_duplicates(KEYS))  # statistics repeat per method
     return pd.concat(blocks, ignore_index=True)
-
-
-def _rows(frame: pd.DataFrame, table: str, **fixed) -> pd.DataFrame:
-    out = frame.assign(table=table, **fixed)
-    if "status" not in out:
-        out["status"] = np.where(out["reproduced"].notna(), "ok", "no value")
-    return out[["table", "dataset", "method", "metric", "reproduced", "status"]]
-
-
-def _melt(frame: pd.DataFrame, id_var: str, columns: dict, var_name: str) -> pd.DataFrame:
-    long = frame.melt(id_vars=id_var, value_vars=list(columns), var_name=var_name, value_name="reproduced")
-    long[var_name] = long[var_name].map(columns)
-    return long
-
-
-def _ivfs_table1(t):
-    return _rows(t, "Table 1")
-
-
-def _ivfs_table2(t):
-    return _rows(t, "Table 2", metric="bootstrap_differences")
-
-
-def _kudfs_table1(t):
-    methods = {"all_features": "All Features", "udfs": "UDFS", "kernel_udfs": "KernelUDFS"}
-    return _rows(_melt(t, "dataset", methods, "method"), "Table 1", metric="kmeans_acc")
-
-
-def _nrfs_table1(t):
-    return _rows(_melt(t, "method", {"nmi_all": "nmi_all", "nmi_normal": "nmi_normal"}, "metric"), "Table I",
-                 dataset="nrfs_synthetic")
-
-
-# paper -> output kind -> reader of that CSV into (table, dataset, method, metric, reproduced, status)
-READERS = {
-    "ivfs": {"table1": _ivfs_table1, "table2": _ivfs_table2},
-    "kudfs": {"table1": _kudfs_table1},
-    "nrfs": {"table1": _nrfs_table1},
-    "ils": {},
-}
 
 
 def _removed(summary: dict) -> int:
@@ -234,12 +148,12 @@ def _summary_evidence(summary: dict) -> str:
 
 def reproduced_numbers(paper: str, results: ReportResults) -> pd.DataFrame:
     """One report folder's numbers in the published tables' terms (table, dataset, method, metric)."""
-    readers = READERS[paper]
+    spec = registry()[paper]
+    readers = spec.readers
     unknown = set(results.tables) - set(readers)
     if unknown:
         raise ValueError(f"paper {paper!r} has no published table read from {sorted(unknown)}.")
-    stat_tables = [s["table"] for s in PUBLISHED
-                   if s["paper"] == paper and {m for m, _ in s["columns"].values()} <= STATS]
+    stat_tables = [s.table for s in spec.published if {m for m, _ in s.columns.values()} <= STATS]
     parts = [readers[k](t).assign(evidence=f"results/{results.report}/{k}.csv") for k, t in results.tables.items()]
     parts.append(_stats(results.summaries, stat_tables))
     out = pd.concat([p for p in parts if not p.empty], ignore_index=True).assign(paper=paper)
@@ -333,9 +247,9 @@ def read_groups(path) -> pd.DataFrame:
     empty = frame[(frame[["paper", "group", "reason", "doc"]] == "").any(axis=1)]
     if not empty.empty:
         raise ValueError(f"{path}: rows {list(empty.index + 2)} need a paper, group, reason and doc.")
-    unknown = sorted(set(frame["paper"]) - set(PAPERS))
+    unknown = sorted(set(frame["paper"]) - set(scored()))
     if unknown:
-        raise ValueError(f"{path}: unknown paper(s) {unknown}; known: {sorted(PAPERS)}.")
+        raise ValueError(f"{path}: unknown paper(s) {unknown}; known: {sorted(scored())}.")
     return frame[GROUP_COLUMNS]
 
 
@@ -360,7 +274,7 @@ def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportR
     pub = published_numbers(published)
     check_tolerances(tolerances, pub["metric"].unique())
     parts = []
-    for paper in PAPERS:
+    for paper in scored():
         group = pub[pub["paper"] == paper]
         reports = runs.get(paper, [])
         if not reports:
@@ -519,7 +433,8 @@ def _overview(card: pd.DataFrame) -> list[str]:
     lines = [f"| paper | results | reading | published numbers | {mark}within tolerance | {mark}outside "
              f"| not compared | claims, {mark}holds | {mark}partly | {mark}does not hold | not run |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for paper, name in PAPERS.items():
+    for paper, spec in scored().items():
+        name = spec.title
         part = card[card["paper"] == paper]
         # the main reading's folders first, then the alternatives
         part = part.assign(_alt=part["reading"] != MAIN).sort_values(["_alt", "report", "reading"], kind="stable")
@@ -554,7 +469,7 @@ def _groups_section(card: pd.DataFrame, groups: pd.DataFrame | None) -> list[str
     lines += ["| paper | group | numbers | reason | doc |", "|---|---|---|---|---|"]
     for (paper, group), part in nums.groupby(["paper", "group"], sort=True):
         g = info.get(group)
-        lines.append(f"| {PAPERS[paper]} | {group} | {len(part)} | {_cell(g.reason) if g else ''} "
+        lines.append(f"| {registry()[paper].title} | {group} | {len(part)} | {_cell(g.reason) if g else ''} "
                      f"| {_cell(g.doc) if g else ''} |")
     return lines + [""]
 
@@ -610,18 +525,25 @@ def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
     lines += ["", "## Published numbers", "", "Tolerance per metric: "
               + ", ".join(f"{m} {tolerance_text(t)}" for m, t in tolerances.items()) + "."]
     for (paper, table, base), group in numbers.groupby(["paper", "table", "base"], sort=False):
-        lines += ["", f"### {PAPERS[paper]}, {table}" + (f" (results/{base}/)" if base else " (not run)"), "",
+        lines += ["", f"### {registry()[paper].title}, {table}" + (f" (results/{base}/)" if base else " (not run)"), "",
                   *_numbers_table(group)]
     return "\n".join(lines) + "\n"
 
 
-def read_reference(path) -> pd.DataFrame:
-    """The claims list (id, paper, element, claim); ids must be unique."""
-    frame = read_published(path)
+def claim_lists(workflow: Path) -> list[Path]:
+    """The claims lists of the scored papers (``PaperSpec.claims``; paths under ``workflow``), each once, in order."""
+    paths = [spec.path(spec.claims, workflow) for spec in scored().values() if spec.claims is not None]
+    return list(dict.fromkeys(paths))
+
+
+def read_reference(paths) -> pd.DataFrame:
+    """The claims lists (id, paper, element, claim) of one path or several, in order; ids must be unique."""
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    frame = pd.concat([read_published(p) for p in paths], ignore_index=True)
     dup = frame["id"][frame["id"].duplicated()].tolist()
     if dup:
-        raise ValueError(f"duplicate claim ids {dup} in {path}.")
-    unknown = sorted(set(frame["paper"]) - set(PAPERS))
+        raise ValueError(f"duplicate claim ids {dup} in {[str(p) for p in paths]}.")
+    unknown = sorted(set(frame["paper"]) - set(scored()))
     if unknown:
-        raise ValueError(f"claims of unknown paper(s) {unknown}; known: {sorted(PAPERS)}.")
+        raise ValueError(f"claims of unknown paper(s) {unknown}; known: {sorted(scored())}.")
     return frame

@@ -11,7 +11,7 @@ from ufskit import experiments as ex
 from ufskit import readings as READINGS
 from ufskit import startup
 from ufskit.registry import dataset_entry, is_local, registry_from_config, source_files
-from ufskit.scorecard import PAPERS as SCORECARD_PAPERS
+from ufskit.papers import scored as scored_papers
 from ufskit.seeds import derive_seed
 
 # Every config file again, strictly (a duplicate key is an error naming it, the file and the line),
@@ -22,7 +22,7 @@ _CONFIG_FILES = startup.check_config_files(
 validate(config, schema="../schemas/config.schema.yaml")
 # the alternative readings (config `readings`, `run_readings`): derived experiments under readings/<name>/,
 # validated like the main ones; report folder readings/<name>/<report> -> its reading, base report, experiments
-READING_FOLDERS = READINGS.derive(config, SCORECARD_PAPERS)
+READING_FOLDERS = READINGS.derive(config, scored_papers())
 validate(config, schema="../schemas/config.schema.yaml")
 startup.resolve_overlay_paths(config, _CONFIG_FILES, os.getcwd())
 startup.use_python_path(config.get("python_path"))
@@ -247,9 +247,9 @@ def report_experiments(report):
 
 
 def writes_scorecard():
-    """True when `run` holds an experiment of one of the four papers: only such runs (re)write the scorecard,
+    """True when `run` holds an experiment of a paper with scorecard rows: only such runs (re)write the scorecard,
     so a run of other experiments (e.g. your own data) leaves results/scorecard.* as they are."""
-    return any(config["experiments"][n]["paper"] in SCORECARD_PAPERS for n in config["run"])
+    return any(config["experiments"][n]["paper"] in scored_papers() for n in config["run"])
 
 
 def final_outputs():

@@ -5,15 +5,17 @@ from ufskit.papers import kudfs as KUDFS_PAPER
 
 # ---- input functions --------------------------------------------
 
-KUDFS_ROLES = ("udfs", "table1", "fig1", "fig2")
+KUDFS_ROLES = KUDFS_PAPER.ROLES  # config `role` of its experiments
 KUDFS_REPORTS = sorted(paper_reports("kudfs"))
 KUDFS_PUBLISHED = str(REPO / "config/published/kudfs_table1.csv")
 
 
 def kudfs_experiment(report, role):
-    """The one experiment of `report` named *_<role>, or None."""
+    """The one experiment of `report` with config `role` `role`, or None."""
     names = [
-        n for n in report_experiments(report) if config["experiments"][n]["paper"] == "kudfs" and n.endswith(f"_{role}")
+        n
+        for n in report_experiments(report)
+        if config["experiments"][n]["paper"] == "kudfs" and config["experiments"][n].get("role") == role
     ]
     if len(names) > 1:
         raise ValueError(f"report {report!r} has several kernel-UDFS {role!r} experiments: {names}.")
@@ -23,7 +25,7 @@ def kudfs_experiment(report, role):
 def kudfs_require(report, role):
     name = kudfs_experiment(report, role)
     if name is None:
-        raise ValueError(f"report {report!r}: no experiment named *_{role} in `run`.")
+        raise ValueError(f"report {report!r}: no experiment with role {role!r} in `run`.")
     return name
 
 

@@ -23,5 +23,6 @@ rule scorecard:
         protocol=config["protocol"],
         beside=scorecard_beside(),
         reading_order=list(config.get("readings") or {}),
+        paper_modules=config["paper_modules"],
     script:
         "../../scripts/scorecard.py"

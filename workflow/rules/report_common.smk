@@ -1,15 +1,26 @@
-# The HTML report's helper (used in the paper rules' output sections, so included before them) and
-# the input functions of the scorecard (workflow/rules/report.smk).
+# The paper registry (the built-in papers and those of config `paper_modules`), the HTML report's
+# helper (used in the paper rules' output sections, so included before them) and the input functions
+# of the scorecard (workflow/rules/report.smk).
 
 from ufskit import captions as CAPTIONS
+from ufskit import papers as PAPERS
 from ufskit import scorecard as SCORECARD
 
-REPORT_CATEGORIES = {**SCORECARD.PAPERS, "benchmark": "Cross-paper benchmark"}
+# the papers outside the package: registered after the built-in ones; the Snakefile includes their rules files
+EXTRA_PAPER_RULES = [str(REPO / spec.rules) for spec in PAPERS.register_modules(config["paper_modules"]) if spec.rules]
+PAPERS.check_experiments(config["experiments"])  # each experiment's paper registered, its role one of the paper's
+REPORT_CATEGORIES = PAPERS.titles()
 
 
 def paper_report(path, paper, caption):
     """`path` marked for `snakemake --report`: under the paper's category, one subcategory per results folder,
-    with the caption workflow/report/<caption>.rst (saying what it shows and which paper element it reproduces)."""
+    with the caption workflow/report/<caption>.rst (saying what it shows and which paper element it reproduces),
+    one of the paper's tables and figures (ufskit.papers PaperSpec)."""
+    captions = PAPERS.registry()[paper].captions
+    if caption not in captions:
+        raise ValueError(
+            f"paper {paper!r}: caption {caption!r} is none of its tables' and figures' {sorted(captions)}."
+        )
     return report(
         path, caption=f"../report/{caption}.rst", category=REPORT_CATEGORIES[paper], subcategory=os.path.dirname(path)
     )
@@ -26,10 +37,10 @@ def report_run(wildcards):
 
 # ---- the scorecard ------------------------------------------------------------------------
 
-SCORECARD_PUBLISHED = [
-    str(REPO / "config/published" / f) for f in sorted({spec["file"] for spec in SCORECARD.PUBLISHED})
-]
-SCORECARD_CLAIMS = str(REPO / "config/published/claims.csv")
+SCORECARD_PUBLISHED = sorted(
+    {str(PAPERS.registry()[paper].path(block.file, REPO)) for paper, block in SCORECARD.published_blocks()}
+)
+SCORECARD_CLAIMS = [str(p) for p in SCORECARD.claim_lists(REPO)]
 SCORECARD_GROUPS = str(REPO / "docs/fidelity/groups.csv")  # out-of-tolerance numbers -> group, reason, doc
 SCORECARD_KINDS = ("table1", "table2", "claims")  # the CSV outputs of a paper's report folder it reads
 
@@ -46,7 +57,7 @@ def report_summaries(report):
 
 def scorecard_sources():
     """Paper -> one entry per report folder of the paper in this run: the tables and claims it built, summaries."""
-    sources = {paper: [] for paper in SCORECARD.PAPERS}
+    sources = {paper: [] for paper in PAPERS.scored()}
     reports = sorted({(report_dir(n), config["experiments"][n]["paper"]) for n in config["run"]})
     for report, paper in reports:
         if paper not in sources:

@@ -1,6 +1,17 @@
-"""Paper-specific evaluations, tables and figures (one module per paper; no Snakemake here)."""
+"""Paper-specific evaluations, tables and figures (one module per paper; no Snakemake here).
 
+Each paper module exports one ``SPEC`` (``PaperSpec``); ``registry()`` holds them. The claim
+vocabulary and ``claims_frame`` (the claims.csv every paper writes) live here, below the report.
+"""
+
+import numpy as np
 import pandas as pd
+
+from .spec import PaperSpec, Published, check_experiments, register, register_modules, registry, scored, titles
+
+__all__ = ["CLAIM_COLUMNS", "NOT_RUN", "REFERENCE", "VERDICTS", "PaperSpec", "Published", "check_experiments",
+           "claims_frame", "normalise_verdict", "paper_methods", "read_published", "reference_labels", "register",
+           "register_modules", "registry", "scored", "titles", "verdict"]
 
 # The one vocabulary of claim verdicts, in every claims.md, claims.csv and the scorecard.
 VERDICTS = ("holds", "partly holds", "does not hold", "not run")
@@ -29,3 +40,31 @@ def verdict(ok: bool, partly: bool = False) -> str:
 def read_published(path) -> pd.DataFrame:
     """A published-numbers CSV of config/published/ (its '#' lines name the paper's table it comes from)."""
     return pd.read_csv(path, comment="#")
+
+
+CLAIM_COLUMNS = ["id", "claim", "verdict", "numbers"]
+
+
+def normalise_verdict(verdict) -> str:
+    """A paper's verdict (True/False, or one of ``VERDICTS`` with any case and markdown bold) as the scorecard's."""
+    if isinstance(verdict, (bool, np.bool_)):
+        return VERDICTS[0] if verdict else VERDICTS[2]
+    word = str(verdict).strip().strip("*").strip().lower()
+    if word not in VERDICTS:
+        raise ValueError(f"unknown verdict {verdict!r}; known: {list(VERDICTS)} or a bool.")
+    return word
+
+
+def claims_frame(records) -> pd.DataFrame:
+    """A paper's claims.csv: one row per verdict (id, claim, verdict, numbers).
+
+    ``records`` are dicts with those keys; ``id`` is the claim's key in the paper's
+    claims list (config/published/claims.csv for the built-in papers; several verdicts
+    may share one id, e.g. one per setting); the verdict is normalised by ``normalise_verdict``.
+    """
+    frame = pd.DataFrame(list(records), columns=CLAIM_COLUMNS)
+    if frame[["id", "claim"]].isna().any().any() or (frame["id"].str.strip() == "").any():
+        raise ValueError("every claim needs an id and a text.")
+    frame["verdict"] = frame["verdict"].map(normalise_verdict)
+    frame["numbers"] = frame["numbers"].fillna("")
+    return frame

@@ -33,6 +33,7 @@ from ..experiments import not_run
 from ..plots import finish, panel_grid
 from ..results import higher_is_better
 from ..selectors import SELECTORS
+from .spec import PaperSpec
 
 # The ranked metrics, in the figure's column order: clustering, classification, geometry, topology, time.
 METRICS = ("kmeans_acc", "kmeans_nmi", "knn_acc", "Linf", "L1_over_n2", "L2", "w11", "winf", "fit_seconds")
@@ -289,3 +290,14 @@ def _matrix(ax, values: np.ndarray, norm: Normalize, *, fmt: str):
             ax.text(j, i, fmt.format(value), ha="center", va="center", fontsize=6,
                     color="white" if dark else "black")
     return image
+
+
+# ---------------------------------------------------------------- the benchmark as a unit (ufskit.papers.registry)
+
+# A cross-paper "paper": no published numbers or claims, so no scorecard rows; a report category of its own.
+SPEC = PaperSpec(
+    name="benchmark",
+    title="Cross-paper benchmark",
+    tables={"summary.md": "benchmark_summary", "stats.md": "benchmark_stats", "vs_random.md": "benchmark_vs_random"},
+    figures={"heatmap.png": "benchmark_heatmap", "cd.png": "benchmark_cd"},
+)

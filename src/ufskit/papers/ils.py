@@ -34,6 +34,7 @@ from ..seeds import derive_seed
 from ..selectors import make_selector
 from . import verdict
 from .benchmark_stats import random_band
+from .spec import PaperSpec, Published
 
 # study name -> the protocol keys it needs (each an int or a list of ints)
 STUDIES = {
@@ -473,3 +474,16 @@ def _n_drop(slug: str) -> int:
     if found is None:
         raise ValueError(f"params {slug!r} set no n_drop.")
     return int(found.group(1))
+
+
+# ---------------------------------------------------------------- the paper as one unit (ufskit.papers.registry)
+
+SPEC = PaperSpec(
+    name="ils",
+    title="Iterative Laplacian Score (Zhu, Miao & Zhang, CCPR 2012)",
+    published=(Published("ils_table1.csv", "Table 1",
+                         {"n": ("n_samples", ""), "d": ("n_features", ""), "classes": ("n_classes", "")}),),
+    claims="claims.csv",
+    tables={"table1.md": "ils_table1", "variants.csv": "ils_variants", "claims.md": "ils_claims"},
+    figures={"fig1.png": "ils_fig1", "fig2.png": "ils_orl_figure", "fig3.png": "ils_orl_figure"},
+)

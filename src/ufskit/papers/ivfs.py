@@ -45,6 +45,7 @@ from ..selection_io import Selection
 from ..selectors import make_selector
 from ..selectors.base import order_from_ranking, ranking_from_scores
 from . import paper_methods
+from .spec import PaperSpec, Published, reader_rows
 
 log = logging.getLogger("ufskit")
 
@@ -293,3 +294,33 @@ def _top(X, selector: str, params: dict, m: int, seed: int) -> np.ndarray:
     if "random_state" in est.get_params():
         est.set_params(random_state=seed)
     return est.fit(X).order_[:m]
+
+
+# ---------------------------------------------------------------- the paper as one unit (ufskit.papers.registry)
+
+
+def _read_table1(table: pd.DataFrame) -> pd.DataFrame:
+    return reader_rows(table, "Table 1")
+
+
+def _read_table2(table: pd.DataFrame) -> pd.DataFrame:
+    return reader_rows(table, "Table 2", metric="bootstrap_differences")
+
+
+SPEC = PaperSpec(
+    name="ivfs",
+    title="IVFS (Li, Wu & Li, AAAI 2020)",
+    published=(
+        Published("ivfs_table1.csv", "Table 1", {
+            "knn_acc_pct": ("knn_acc", None), "w11": ("w11", None), "winf": ("winf", None), "Linf": ("Linf", None),
+            "L1_over_n2_x1e-2": ("L1_over_n2", None), "L2": ("L2", None), "time_s": ("fit_seconds", None)}),
+        Published("ivfs_table1.csv", "Table 1 (datasets)",
+                  {"n": ("n_samples", ""), "d": ("n_features", ""), "classes": ("n_classes", "")}),
+        Published("ivfs_table2.csv", "Table 2",
+                  {m: ("bootstrap_differences", m) for m in ("SPEC", "MCFS", "GLSPFS", "IVFS-linf")}),
+    ),
+    readers={"table1": _read_table1, "table2": _read_table2},
+    claims="claims.csv",
+    tables={"table1.md": "ivfs_table1", "table2.md": "ivfs_table2", "claims.md": "ivfs_claims"},
+    figures={"fig2.png": "ivfs_curves", "fig3.png": "ivfs_curves", "fig4.png": "ivfs_fig4"},
+)

@@ -28,10 +28,11 @@ from ..cluster import KernelKMeans
 from ..intermediates import read_json
 from ..kernels import distance_ratio, rbf_kernel
 from ..plots import count_axis, finish, method_style, panel_grid, plot_line
-from ..scorecard import claims_frame
 from ..seeds import derive_seed
 from ..validation import check_data
+from . import claims_frame
 from . import read_published as _read_published
+from .spec import PaperSpec, Published, melt_columns, reader_rows
 
 METRIC = "kmeans_acc"
 UDFS, KUDFS, KPCA, KKMEANS = "UDFS", "KernelUDFS", "KernelPCA", "KernelKMeans"
@@ -336,3 +337,26 @@ def claims_table(claims: list[dict]) -> pd.DataFrame:
     """The claims as the scorecard reads them (claims.csv: id of config/published/claims.csv, verdict, numbers)."""
     return claims_frame({"id": c["id"], "claim": c["claim"], "verdict": c["holds"], "numbers": c["evidence"]}
                         for c in claims)
+
+
+# ---------------------------------------------------------------- the paper as one unit (ufskit.papers.registry)
+
+ROLES = ("udfs", "table1", "fig1", "fig2")  # config `role` of its experiments: Table 1's two sides, Fig. 1, Fig. 2
+TABLE1_COLUMNS = {"all_features": "All Features", "udfs": UDFS, "kernel_udfs": KUDFS}  # table1.csv -> method
+
+
+def _read_table1(table: pd.DataFrame) -> pd.DataFrame:
+    return reader_rows(melt_columns(table, "dataset", TABLE1_COLUMNS, "method"), "Table 1", metric="kmeans_acc")
+
+
+SPEC = PaperSpec(
+    name="kudfs",
+    title="Kernel UDFS (Liu & Wang)",
+    roles=ROLES,
+    published=(Published("kudfs_table1.csv", "Table 1",
+                         {column: ("kmeans_acc", method) for column, method in TABLE1_COLUMNS.items()}),),
+    readers={"table1": _read_table1},
+    claims="claims.csv",
+    tables={"table1.md": "kudfs_table1", "claims.md": "kudfs_claims"},
+    figures={"fig1.png": "kudfs_fig1", "fig2.png": "kudfs_fig2"},
+)

@@ -21,6 +21,7 @@ from ..selectors.nrfs import adaptive_sigma
 from . import NOT_RUN, REFERENCE, read_published  # noqa: F401  (read_published: re-exported for the scripts)
 from . import verdict as _verdict
 from .benchmark_stats import random_band
+from .spec import PaperSpec, Published, melt_columns, reader_rows
 
 PAPER_Q = 50  # Sec. VI-A: q = 50 for Fig. 5 and Fig. 7
 REFERENCES = ("K-means", "NJW")  # Table I rows that cluster all features (no selection)
@@ -522,3 +523,28 @@ def claims_markdown(claims: list[tuple[str, str, str]]) -> str:
     for claim, verdict, evidence in claims:
         lines += [f"## {claim}", "", f"**Verdict: {verdict}.**", "", evidence, ""]
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the paper as one unit (ufskit.papers.registry)
+
+
+def _read_table1(table: pd.DataFrame) -> pd.DataFrame:
+    long = melt_columns(table, "method", {"nmi_all": "nmi_all", "nmi_normal": "nmi_normal"}, "metric")
+    return reader_rows(long, "Table I", dataset="nrfs_synthetic")
+
+
+SPEC = PaperSpec(
+    name="nrfs",
+    title="NRFS (Huang, Yoo, Yu & Qin, ICDM 2014)",
+    published=(
+        Published("nrfs_table1.csv", "Table I", {"nmi_all_instances": ("nmi_all", None),
+                                                 "nmi_normal_instances": ("nmi_normal", None)},
+                  dataset="nrfs_synthetic"),
+        Published("nrfs_table2.csv", "Table II",
+                  {"instances": ("n_samples", ""), "features": ("n_features", ""), "clusters": ("n_classes", "")}),
+    ),
+    readers={"table1": _read_table1},
+    claims="claims.csv",
+    tables={"table1.md": "nrfs_table1", "table2.md": "nrfs_table2", "claims.md": "nrfs_claims"},
+    figures={f"{f}.png": f"nrfs_{f}" for f in ("fig1", "fig4", "sensitivity", "fig5", "fig6", "fig7")},
+)
