@@ -1,7 +1,6 @@
 """Rule ils_fig1: Fig. 1 of the ILS paper, 1-NN accuracy vs number of selected features per UCI set."""
 
 
-
 from ufskit.intermediates import read_csv, read_json
 from ufskit.papers.ils import figure1
 from ufskit.plots import save_figure

@@ -1,6 +1,5 @@
 """Rule ivfs_claims: a verdict per IVFS claim, with its numbers, from the tables and figure data."""
 
-
 from ufskit.intermediates import read_csv
 from ufskit.papers import claims_frame
 from ufskit.papers.ivfs_report import claims

@@ -1,7 +1,6 @@
 """Rule ivfs_table1: Table 1 (best over settings and counts per metric) beside the published values."""
 
 
-
 from ufskit.intermediates import read_csv, read_json
 from ufskit.papers.ivfs_report import read_published, table1, table1_markdown
 from ufskit.runlog import start
