@@ -197,6 +197,9 @@ def resolve_params(params: dict, *, n_classes: int, n_samples: int | None = None
     return {k: _resolve_value(v, n_classes, n_samples) for k, v in params.items()}
 
 
+PLACEHOLDERS = ("n_classes", "upto<m>", "ivfs_table")  # parameter values replaced on each dataset
+
+
 def is_placeholder(value) -> bool:
     """True for a config placeholder that ``resolve_params`` replaces on each dataset ("n_classes", "upto<m>",
     "ivfs_table"): its value is only known per dataset."""
