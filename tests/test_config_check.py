@@ -12,7 +12,7 @@ from snakemake.utils import update_config, validate
 from conftest import ROOT
 from ufskit import config_check, readings
 from ufskit.configio import ConfigError
-from ufskit.registry import registry_from_config
+from ufskit.registry import RegistryError, merge_overlay, registry_from_config
 from ufskit.scorecard import PAPERS
 
 SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
@@ -99,3 +99,35 @@ def test_a_refused_string_unlike_any_placeholder_keeps_the_selectors_message():
     with pytest.raises(ConfigError, match=r"experiments\.e\.methods\.M: selector 'LaplacianScore': "
                                           r"The 'weight' parameter of LaplacianScore must be"):
         config_check.check_methods({"e": exp})
+
+
+# ---- the registry's schema (workflow/schemas/datasets.schema.yaml) -----------------------
+
+LOCAL = {"path": "x.csv", "loader": "table", "description": "mine"}
+
+
+@pytest.mark.parametrize(("entry", "message"), [
+    ({**LOCAL, "shape": [3]}, r"datasets\.mine\.shape: must be \[n, d\], two positive ints \(d may be null\), or null, "
+                              r"got \[3\]"),
+    ({**LOCAL, "n_classes": 2.0}, r"datasets\.mine\.n_classes: must be a positive int or null, got 2\.0"),
+    ({**LOCAL, "path": " "}, r"datasets\.mine\.path: must be the path of a data file, got ' '"),
+    ({**LOCAL, "source": "wine_uci"}, r"datasets\.mine: unknown key\(s\) 'source'; allowed: description, loader, "
+                                      r"n_classes, options, papers, path, preprocess, shape$"),
+    ({"loader": "mat", "description": "d"}, r"datasets\.mine: missing key\(s\) 'source', 'shape', 'n_classes'$"),
+])
+def test_overlay_datasets_are_checked_against_the_schema(entry, message):
+    registry = registry_from_config({"data": {"registry": "config/datasets.yaml"}}, ROOT)
+    with pytest.raises(RegistryError, match=r"^config \(merged with the registry\): " + message):
+        merge_overlay(registry, None, {"mine": entry})
+
+
+def test_schema_messages_name_the_innermost_key_with_a_message():
+    registry = registry_from_config({"data": {"registry": "config/datasets.yaml"}}, ROOT)
+    source = {"mirrored": False, "files": [{"path": "m/m.mat", "url": None, "sha256": "0" * 64}]}
+    with pytest.raises(RegistryError, match=r"sources\.s\.files\[0\]\.url: a file that is not in the mirror needs "
+                                            r"an upstream URL, got None"):
+        merge_overlay(registry, {"s": source}, None)
+    with pytest.raises(RegistryError, match=r"sources\.s\.files\[0\]: must be a mapping, got int$"):
+        merge_overlay(registry, {"s": {**source, "files": [3]}}, None)
+    with pytest.raises(RegistryError, match=r"sources\.s: needs a non-empty 'files' list or a 'file_list'$"):
+        merge_overlay(registry, {"s": {**source, "files": []}}, None)
