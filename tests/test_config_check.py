@@ -131,3 +131,14 @@ def test_schema_messages_name_the_innermost_key_with_a_message():
         merge_overlay(registry, {"s": {**source, "files": [3]}}, None)
     with pytest.raises(RegistryError, match=r"sources\.s: needs a non-empty 'files' list or a 'file_list'$"):
         merge_overlay(registry, {"s": {**source, "files": []}}, None)
+
+
+def test_an_experiment_a_reading_derives_is_checked_against_the_experiment_schema():
+    config = merged_config()
+    config["readings"]["kudfs_kmeans_random"]["overrides"]["metrics"]["kmeans"]["n_runs"] = "three"
+    folders = readings.derive(config, PAPERS)
+    derived = sorted({n for f in folders.values() for n in f["experiments"] if n.startswith("readings/")})
+    assert "readings/kudfs_kmeans_random/kudfs_table1" in derived
+    with pytest.raises(ConfigError, match=r"^experiments\.readings/kudfs_kmeans_random/kudfs_\w+\.metrics\.kmeans\."
+                                          r"n_runs: 'three' is not of type 'integer'"):
+        config_check.check_experiment_schema(config["experiments"], derived, SCHEMA)

@@ -65,6 +65,18 @@ def check_config(config: dict, registry: dict, local_records="resources/local",
     check_local_files(sorted(used), registry, local_records, hash_cache)
 
 
+def check_experiment_schema(experiments: dict, names, schema_path) -> None:
+    """Check the experiments ``names`` against the experiment schema of the config schema at ``schema_path``:
+    those a reading derives after the config was validated (its overrides merged into a main experiment)."""
+    from .schema import load_schema, problem
+
+    schema = load_schema(schema_path)["properties"]["experiments"]["additionalProperties"]
+    for name in names:
+        why = problem(experiments[name], schema, where=("experiments", name))
+        if why:
+            raise ConfigError(why)
+
+
 def _check_experiment(name: str, exp: dict, chains: dict, registry: dict) -> None:
     """The datasets, chain, grids, excluded datasets and batching of one experiment."""
     for dataset in exp["datasets"]:

@@ -45,13 +45,16 @@ def key_path(path) -> str:
     return text or "top level"
 
 
-def problem(instance, schema: dict) -> str | None:
-    """The first violation of ``schema`` by ``instance`` as '<key>: <what is wrong>', or None when it is valid."""
+def problem(instance, schema: dict, where=()) -> str | None:
+    """The first violation of ``schema`` by ``instance`` as '<key>: <what is wrong>', or None when it is valid.
+
+    ``where``: the keys of ``instance`` in its document, put before the keys of the message.
+    """
     errors = list(_validator_class()(schema).iter_errors(instance))
     if not errors:
         return None
     error = min(errors, key=lambda e: len(e.absolute_path))  # the outermost: a missing key before its consequences
-    path = list(error.absolute_path)
+    path = list(where) + list(error.absolute_path)
     if error.validator == "required":
         missing = [k for k in error.validator_value if k not in error.instance]
         return f"{key_path(path)}: missing key(s) {', '.join(map(repr, missing))}"
@@ -64,10 +67,10 @@ def problem(instance, schema: dict) -> str | None:
         if error.validator == "type" and error.validator_value == "object":
             return f"{key_path(path)}: must be a mapping, got {type(error.instance).__name__}"
         return f"{key_path(path)}: {error.message}"
-    path = path[:depth]
     value = instance
-    for step in path:
+    for step in path[len(where):len(where) + depth]:
         value = value[step]
+    path = path[:len(where) + depth]
     return f"{key_path(path)}: {message}" + ("" if isinstance(value, dict) else f", got {value!r}")
 
 

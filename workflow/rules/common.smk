@@ -24,7 +24,11 @@ validate(config, schema="../schemas/config.schema.yaml")
 # the alternative readings (config `readings`, `run_readings`): derived experiments under readings/<name>/,
 # validated like the main ones; report folder readings/<name>/<report> -> its reading, base report, experiments
 READING_FOLDERS = READINGS.derive(config, SCORECARD_PAPERS)
-validate(config, schema="../schemas/config.schema.yaml")
+config_check.check_experiment_schema(
+    config["experiments"],
+    sorted({n for f in READING_FOLDERS.values() for n in f["experiments"] if n.startswith(f"{READINGS.PREFIX}/")}),
+    Path(workflow.basedir) / "workflow/schemas/config.schema.yaml",
+)
 startup.resolve_overlay_paths(config, _CONFIG_FILES, os.getcwd())
 startup.use_python_path(config.get("python_path"))
 
