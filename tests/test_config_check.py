@@ -142,3 +142,30 @@ def test_an_experiment_a_reading_derives_is_checked_against_the_experiment_schem
     with pytest.raises(ConfigError, match=r"^experiments\.readings/kudfs_kmeans_random/kudfs_\w+\.metrics\.kmeans\."
                                           r"n_runs: 'three' is not of type 'integer'"):
         config_check.check_experiment_schema(config["experiments"], derived, SCHEMA)
+
+
+def test_the_selector_checks_are_skipped_only_while_nothing_they_read_changes(tmp_path, monkeypatch):
+    config = merged_config("smoke.yaml")
+    registry = registry_from_config(config, ROOT)
+    record = tmp_path / "checked.sha256"
+    calls = []
+    monkeypatch.setattr(config_check, "check_methods", lambda experiments: calls.append("methods"))
+
+    def check():
+        config_check.check_config(config, registry, tmp_path / "local", tmp_path / "cache", record)
+
+    check()
+    assert calls == ["methods"] and record.is_file()
+    check()
+    assert calls == ["methods"]  # unchanged: skipped
+    config["experiments"]["smoke"]["methods"]["LS"]["params"]["n_neighbors"] = 7
+    check()
+    assert calls == ["methods"] * 2  # a parameter changed: checked again
+    config["experiments"]["smoke"]["methods"]["Mine"] = {"selector": "my_module:Mine"}
+    assert config_check.selector_fingerprint(config["experiments"], registry) is None  # user code: always checked
+
+
+def test_the_entry_point_group_is_the_selectors_one():
+    from ufskit.selectors.plugins import ENTRY_POINT_GROUP
+
+    assert config_check.ENTRY_POINT_GROUP == ENTRY_POINT_GROUP

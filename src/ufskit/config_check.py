@@ -11,13 +11,17 @@ registry); this module checks what a schema cannot, the names one part of the co
 * the protocol: no method whose ranking the experiment's preprocessing leaves undefined;
 * local data files against the hash recorded at their first use.
 
-Every message names the config key at fault. The module imports the selectors only inside ``check_methods``
-and ``check_counts``, so importing it costs nothing.
+Every message names the config key at fault. The module imports the selectors (and so scikit-learn) only
+inside ``check_methods`` and ``check_counts``, which ``check_config`` skips when nothing they read has changed
+since they last passed: a repeated ``snakemake -n`` does not pay for them.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
+from importlib import metadata
 from pathlib import Path
 
 from .configio import ConfigError
@@ -37,6 +41,7 @@ COST_CLASSES = ("cheap", "expensive")  # cheap: under 15 % of the full run, so t
 OVERRIDE_KEYS = {"preprocess", "methods", "metrics", "protocol"}
 METHOD_OVERRIDE_KEYS = {"params", "grid"}
 
+ENTRY_POINT_GROUP = "ufskit.selectors"  # selectors.plugins.ENTRY_POINT_GROUP, not imported: it imports scikit-learn
 # Selectors whose scores a preprocessing step makes equal on every feature, so that their ranking is one of
 # round-off: selector -> {step: why}. Steps in COLUMN_SUBSET_STEPS after it keep the scores equal.
 EQUALISED_BY = {"Variance": {"zscore": "z-scoring gives every feature variance 1 (every score 1 within 1e-15)"}}
@@ -44,9 +49,11 @@ COLUMN_SUBSET_STEPS = {"drop_constant"}
 
 
 def check_config(config: dict, registry: dict, local_records="resources/local",
-                 hash_cache="resources/hashcache/local") -> None:
+                 hash_cache="resources/hashcache/local", checked_record=None) -> None:
     """Check every cross-reference of the (validated, reading-derived) ``config`` against ``registry``.
 
+    The selector checks import scikit-learn (seconds): with ``checked_record`` (a file), they are skipped when
+    nothing they read has changed since they last passed (``selector_fingerprint``), and recorded when they pass.
     Raises ``ValueError`` (``ConfigError`` for the method, count and protocol checks) naming the key at fault.
     """
     experiments = config["experiments"]
@@ -58,8 +65,14 @@ def check_config(config: dict, registry: dict, local_records="resources/local",
         _check_experiment(name, exp, config["chains"], registry)
     for dataset in excluded:
         dataset_entry(registry, dataset)
-    check_methods(experiments)
-    check_counts(experiments, registry, excluded)
+    record = Path(checked_record) if checked_record else None
+    fingerprint = selector_fingerprint(experiments, registry, excluded) if record else None
+    if fingerprint is None or not record.is_file() or record.read_text() != fingerprint:
+        check_methods(experiments)
+        check_counts(experiments, registry, excluded)
+        if fingerprint:
+            record.parent.mkdir(parents=True, exist_ok=True)
+            record.write_text(fingerprint)
     check_protocols(experiments, config["chains"], registry, excluded)
     used = {d for n in config["run"] for d in experiments[n]["datasets"] if d not in excluded}
     check_local_files(sorted(used), registry, local_records, hash_cache)
@@ -75,6 +88,25 @@ def check_experiment_schema(experiments: dict, names, schema_path) -> None:
         why = problem(experiments[name], schema, where=("experiments", name))
         if why:
             raise ConfigError(why)
+
+
+def selector_fingerprint(experiments: dict, registry: dict, excluded=()) -> str | None:
+    """SHA-256 of everything ``check_methods`` and ``check_counts`` read: the experiments' methods, metrics,
+    counts and datasets, the datasets' shapes, the package's code (file sizes and times), the installed selector
+    entry points and scikit-learn's version. None when a selector is named by import path: its code is not known
+    without importing it, so it is checked every time."""
+    if any(":" in m["selector"] for exp in experiments.values() for m in exp["methods"].values()):
+        return None
+    package = Path(__file__).parent
+    code = sorted((str(p.relative_to(package)), p.stat().st_mtime_ns, p.stat().st_size) for p in package.rglob("*.py"))
+    points = sorted((p.name, p.value, p.dist.version if p.dist else "")
+                    for p in metadata.entry_points(group=ENTRY_POINT_GROUP))
+    read = {name: [exp.get(k) for k in ("methods", "metrics", "n_features", "datasets")]
+            for name, exp in experiments.items()}
+    shapes = {d: registry["datasets"][d].get("shape") for exp in experiments.values() for d in exp["datasets"]}
+    text = json.dumps([read, shapes, sorted(excluded), code, points, metadata.version("scikit-learn")],
+                      sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _check_experiment(name: str, exp: dict, chains: dict, registry: dict) -> None:

@@ -38,7 +38,9 @@ REGISTRY = registry_from_config(config, REPO)  # config/datasets.yaml + the over
 EXCLUDED = config["data"]["exclude"]
 LOCAL_DATASETS = sorted(n for n, e in REGISTRY["datasets"].items() if is_local(e))
 # every cross-reference (run, datasets, chains, selectors and parameters, counts, protocol, local files), once
-config_check.check_config(config, REGISTRY, "resources/local", "resources/hashcache/local")
+config_check.check_config(
+    config, REGISTRY, "resources/local", "resources/hashcache/local", "resources/hashcache/selectors_checked.sha256"
+)
 
 
 wildcard_constraints:
