@@ -90,6 +90,8 @@ def merge_overlay(registry: dict, sources: dict | None, datasets: dict | None, o
 def registry_from_config(config: dict, root) -> dict:
     """The registry the workflow uses: ``data.registry`` (relative to ``root``) merged with the config's overlay."""
     base = load_registry(Path(root) / config["data"]["registry"])
+    if not (config.get("sources") or config.get("datasets")):
+        return base  # no overlay: checked once, on load
     return merge_overlay(base, config.get("sources"), config.get("datasets"))
 
 
