@@ -88,8 +88,8 @@ def test_a_misspelled_placeholder_is_named_with_the_parameter_method_and_placeho
     exp = {"datasets": ["wine"], "n_features": [2], "metrics": {"kmeans": {"n_runs": 1}},
            "methods": {"M": {"selector": "MCFS", "params": {"n_clusters": value}}}}
     with pytest.raises(ConfigError, match=rf"^experiments\.e\.methods\.M: parameter 'n_clusters' of selector 'MCFS' "
-                                          rf"= '{value}' is not a placeholder; {hint}.*the placeholders replaced on "
-                                          r"each dataset are 'n_classes', 'upto<m>', 'ivfs_table'"):
+                                          rf"= '{value}' is not a placeholder \({hint}.*\)\. The placeholders, "
+                                          r"replaced on each dataset, are 'n_classes', 'upto<m>', 'ivfs_table'\.$"):
         config_check.check_methods({"e": exp})
 
 

@@ -159,10 +159,10 @@ def _misspelled_placeholder(selector: str, params: dict) -> ValueError | None:
             continue
         close = difflib.get_close_matches(value, ["n_classes", "ivfs_table"], n=1, cutoff=0.75)
         if close or value.lower().startswith("upto"):
-            hint = f"did you mean {close[0]!r}? " if close else "'upto<m>' takes an integer m >= 1 (e.g. 'upto100'); "
+            hint = f"did you mean {close[0]!r}?" if close else "'upto<m>' takes an integer m >= 1, e.g. 'upto100'"
             return ValueError(
-                f"parameter {key!r} of selector {selector!r} = {value!r} is not a placeholder; {hint}the placeholders "
-                f"replaced on each dataset are {', '.join(map(repr, PLACEHOLDERS))}."
+                f"parameter {key!r} of selector {selector!r} = {value!r} is not a placeholder ({hint}). The "
+                f"placeholders, replaced on each dataset, are {', '.join(map(repr, PLACEHOLDERS))}."
             )
     return None
 
