@@ -15,7 +15,7 @@ from .configio import load_yaml
 
 # keywords whose next path token names a child schema, and whether that child checks a nested value
 _KEYED = {"properties": True, "patternProperties": True, "prefixItems": True, "allOf": False, "anyOf": False,
-          "oneOf": False, "$defs": False}
+          "oneOf": False}
 _DIRECT = {"additionalProperties": True, "items": True, "contains": True, "if": False, "then": False,
            "else": False, "not": False}
 
@@ -28,6 +28,7 @@ def load_schema(path) -> dict:
 
 @cache
 def _validator_class():
+    """Draft 2020-12 with strict integers (jsonschema's own take 16.0 for one)."""
     from jsonschema import Draft202012Validator, validators
 
     def strict_integer(checker, instance):
