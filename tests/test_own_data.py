@@ -14,7 +14,7 @@ import pytest
 import scipy.io
 
 from conftest import ROOT
-from ufskit import startup
+from ufskit import config_check, startup
 from ufskit.configio import ConfigError, check_n_features, load_yaml, n_features_problem
 from ufskit.data import Dataset, IntegrityError, load_dataset, save_dataset
 from ufskit.integrity import HashCache, record_local, verify_local, verify_source
@@ -311,16 +311,16 @@ def test_methods_and_counts_are_checked_before_any_job():
     exp = {"datasets": ["wine"], "n_features": [2, 5],
            "methods": {"LS": {"selector": "LaplacianScore", "grid": {"n_neighbour": [5, 10]}}}}
     with pytest.raises(ConfigError, match=r"experiments.e.methods.LS: .*no parameter\(s\) \['n_neighbour'\]"):
-        startup.check_methods({"e": exp})
+        config_check.check_methods({"e": exp})
     exp["methods"]["LS"] = {"selector": "LaplacianScore"}
-    startup.check_methods({"e": exp})
+    config_check.check_methods({"e": exp})
     exp["n_features"] = {"upto": 20, "step": 5}
     with pytest.raises(ConfigError, match=r"up to 20 features, but dataset 'wine' has d = 13"):
-        startup.check_counts({"e": exp}, REGISTRY)
-    startup.check_counts({"e": exp}, REGISTRY, excluded={"wine": "left out"})
+        config_check.check_counts({"e": exp}, REGISTRY)
+    config_check.check_counts({"e": exp}, REGISTRY, excluded={"wine": "left out"})
     # kernel UDFS ranks one kernel feature per sample: d does not bound its counts
     exp["methods"] = {"K": {"selector": "KernelUDFS"}}
-    startup.check_counts({"e": exp}, REGISTRY)
+    config_check.check_counts({"e": exp}, REGISTRY)
 
 
 def _experiment(**methods):
@@ -343,11 +343,11 @@ def _experiment(**methods):
 ])
 def test_parameter_values_are_checked_at_start_up(method, message):
     with pytest.raises(ConfigError, match=r"^experiments\.e\.methods\.M: .*" + message):
-        startup.check_methods({"e": _experiment(M=method)})
+        config_check.check_methods({"e": _experiment(M=method)})
 
 
 def test_placeholders_and_valid_values_pass_the_start_up_check():
-    startup.check_methods({"e": _experiment(
+    config_check.check_methods({"e": _experiment(
         MCFS={"selector": "MCFS", "params": {"n_clusters": "n_classes", "max_nonzero": [20, 0.5]}},
         IVFS={"selector": "IVFS", "grid": {"subset_samples": ["upto100", "ivfs_table", 0.1, 50]}},
         NRFS={"selector": "NRFS", "params": {"n_neighbors": None, "sampling": False, "fold": 0}},
@@ -379,12 +379,12 @@ def test_fit_checks_the_values_before_reading_the_data():
 def test_user_selector_values_are_checked_when_it_declares_constraints(user_module):
     with pytest.raises(ConfigError, match=r"experiments.e.methods.Mine: selector 'user_sel:Checked': "
                                           r"The 'mode' parameter of Checked must be a str among \{.*\}. Got 'c'"):
-        startup.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:Checked", "grid": {"mode": ["a", "c"]}})})
+        config_check.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:Checked", "grid": {"mode": ["a", "c"]}})})
     with pytest.raises(ConfigError, match=r"selector 'user_sel:RefusesInInit': k must be >= 1, got 0"):
-        startup.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:RefusesInInit", "params": {"k": 0}})})
+        config_check.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:RefusesInInit", "params": {"k": 0}})})
     # no constraints declared: nothing is known about the values, so any passes
-    startup.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:ByImportance", "params": {"power": -7}})})
-    startup.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:Checked", "params": {"power": 2}})})
+    config_check.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:ByImportance", "params": {"power": -7}})})
+    config_check.check_methods({"e": _experiment(Mine={"selector": f"{user_module}:Checked", "params": {"power": 2}})})
 
 
 def test_overlay_paths_are_relative_to_the_file_naming_them(tmp_path):

@@ -60,7 +60,7 @@ def test_smoke_run_end_to_end(tmp_path, mirror):
     results = tmp_path / "results"
     summary = pd.read_csv(results / "smoke/summary.csv")
     assert set(summary["dataset"]) == {"wine", "lymphoma"}
-    assert {"Variance", "LS", "SPEC", "MCFS", "NDFS", "UDFS"} <= set(summary["method"])
+    assert {"LS", "SPEC", "MCFS", "NDFS", "UDFS"} <= set(summary["method"])
     for metric in ("kmeans_acc", "kmeans_nmi", "knn_acc", "cv1nn_acc", "L2", "Linf", "w11", "winf", "fit_seconds"):
         assert metric in set(summary["metric"]), metric
     assert summary.query("dataset == 'wine' and metric == 'w11'")["mean"].max() > 0

@@ -73,8 +73,9 @@ def method_settings(experiment: dict) -> dict[str, list[dict]]:
 
 def settings_by_slug(experiment: dict, method: str) -> dict[str, dict]:
     """Slug -> parameter dict for one method of an experiment."""
+    spec = experiment["methods"][method]
     out = {}
-    for params in method_settings(experiment)[method]:
+    for params in expand_grid(spec.get("params"), spec.get("grid")):
         slug = params_slug(params)
         if slug in out:
             raise ValueError(f"method {method!r}: two grid points give the same slug {slug!r}.")
@@ -114,12 +115,13 @@ def experiment_runs(name: str, experiment: dict, datasets: list[str]) -> list[Ru
     A method's ``exclude`` ({dataset: reason}) leaves those pairs out; the
     reports list them with the reason (``not_run``).
     """
+    slugs = {method: list(settings_by_slug(experiment, method)) for method in experiment["methods"]}
     runs = []
     for dataset in datasets:
         for method, spec in experiment["methods"].items():
             if dataset in spec.get("exclude", {}):
                 continue
-            for slug in settings_by_slug(experiment, method):
+            for slug in slugs[method]:
                 runs.extend(Run(name, dataset, method, slug, r) for r in range(method_reps(experiment, method)))
     return runs
 
@@ -195,6 +197,9 @@ def resolve_params(params: dict, *, n_classes: int, n_samples: int | None = None
     The sample placeholders need ``n_samples``.
     """
     return {k: _resolve_value(v, n_classes, n_samples) for k, v in params.items()}
+
+
+PLACEHOLDERS = ("n_classes", "upto<m>", "ivfs_table")  # parameter values replaced on each dataset
 
 
 def is_placeholder(value) -> bool:

@@ -17,74 +17,19 @@ class and either
 
 ``run_readings`` (``cheap``, ``all``, ``none`` or a list of names) says which
 readings the default target derives; a reading derives only the experiments of
-``run`` it names. Everything is checked here, before the first job, with the
-reading and the key in the message; the derived experiments then go through the
-same schema and selector checks as the main ones.
+``run`` it names. ``derive`` checks the readings first, naming the reading and
+the key (``ufskit.config_check.check_readings``); the derived experiments then
+go through the same checks as the main ones.
 """
 
 from __future__ import annotations
 
 import copy
 
-READING_KEYS = {"paper", "description", "cost", "experiments", "overrides", "beside"}
-COST_CLASSES = ("cheap", "expensive")  # cheap: under 15 % of the full run, so the default target computes it
-OVERRIDE_KEYS = {"preprocess", "methods", "metrics", "protocol"}
-METHOD_OVERRIDE_KEYS = {"params", "grid"}
+from .config_check import check_readings
+
 PREFIX = "readings"
 MAIN = "main"
-
-
-def _fail(name, message):
-    raise ValueError(f"config readings.{name}: {message}")
-
-
-def check_reading(name: str, reading, experiments: dict, papers) -> None:
-    """Validate one reading's keys, cost and overrides against the experiments it names."""
-    if not isinstance(reading, dict):
-        _fail(name, f"must be a mapping, got {reading!r}.")
-    unknown = sorted(set(reading) - READING_KEYS)
-    if unknown:
-        _fail(name, f"unknown key(s) {unknown}; known: {sorted(READING_KEYS)}.")
-    if reading.get("paper") not in papers:
-        _fail(name, f"paper must be one of {sorted(papers)}, got {reading.get('paper')!r}.")
-    cost = reading.get("cost") or {}
-    if cost.get("class") not in COST_CLASSES or not cost.get("estimate"):
-        _fail(name, f"cost needs class ({' or '.join(COST_CLASSES)}) and an estimate (text), got {cost!r}.")
-    if ("beside" in reading) == ("experiments" in reading):
-        _fail(name, "give either experiments (with overrides) or beside (metrics computed in the main run).")
-    if "beside" in reading:
-        if not isinstance(reading["beside"], dict) or not reading["beside"]:
-            _fail(name, "beside must map published metrics to the main tables' metrics of this reading.")
-        return
-    overrides = reading.get("overrides")
-    if not isinstance(overrides, dict) or not overrides:
-        _fail(name, "overrides must be a non-empty mapping.")
-    unknown = sorted(set(overrides) - OVERRIDE_KEYS)
-    if unknown:
-        _fail(name, f"unknown override key(s) {unknown}; known: {sorted(OVERRIDE_KEYS)}.")
-    for exp_name in reading["experiments"]:
-        if exp_name not in experiments:
-            _fail(name, f"unknown experiment {exp_name!r}; defined: {sorted(experiments)}.")
-        exp = experiments[exp_name]
-        if exp.get("paper") != reading["paper"]:
-            _fail(name, f"experiment {exp_name!r} belongs to paper {exp.get('paper')!r}, not {reading['paper']!r}.")
-        _check_overrides(name, exp_name, exp, overrides)
-
-
-def _check_overrides(name, exp_name, exp, overrides) -> None:
-    for label, change in (overrides.get("methods") or {}).items():
-        if label not in exp["methods"]:
-            _fail(name, f"override of method {label!r}: experiment {exp_name!r} has methods {sorted(exp['methods'])}.")
-        bad = sorted(set(change) - METHOD_OVERRIDE_KEYS)
-        if bad:
-            _fail(name, f"override of method {label!r}: unknown key(s) {bad}; known: {sorted(METHOD_OVERRIDE_KEYS)}.")
-        clash = sorted(set(change.get("params", {})) & set(exp["methods"][label].get("grid", {})))
-        if clash:
-            _fail(name, f"override of {label!r} params {clash}: experiment {exp_name!r} has them in its grid; "
-                  "override the grid instead.")
-    for metric in overrides.get("metrics") or {}:
-        if metric not in exp["metrics"]:
-            _fail(name, f"override of metric {metric!r}: experiment {exp_name!r} has metrics {sorted(exp['metrics'])}.")
 
 
 def selected(config: dict) -> list[str]:
@@ -131,10 +76,9 @@ def derive(config: dict, papers) -> dict[str, dict]:
     ``{"reading", "paper", "base", "experiments"}`` (its experiments in the
     order of the base report's, derived or shared). Mutates ``config``.
     """
+    check_readings(config, papers)
     experiments, run = config["experiments"], list(config["run"])
     readings = config.get("readings") or {}
-    for name, reading in readings.items():
-        check_reading(name, reading, experiments, papers)
     report_of = {n: experiments[n].get("report_dir", experiments[n]["paper"]) for n in run}
     folders = {}
     for name in selected(config):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from snakemake.utils import validate
 
+from ufskit import config_check
 from ufskit import experiments as ex
 from ufskit import readings as READINGS
 from ufskit import startup
@@ -23,7 +24,11 @@ validate(config, schema="../schemas/config.schema.yaml")
 # the alternative readings (config `readings`, `run_readings`): derived experiments under readings/<name>/,
 # validated like the main ones; report folder readings/<name>/<report> -> its reading, base report, experiments
 READING_FOLDERS = READINGS.derive(config, scored_papers())
-validate(config, schema="../schemas/config.schema.yaml")
+config_check.check_experiment_schema(
+    config["experiments"],
+    sorted({n for f in READING_FOLDERS.values() for n in f["experiments"] if n.startswith(f"{READINGS.PREFIX}/")}),
+    Path(workflow.basedir) / "workflow/schemas/config.schema.yaml",
+)
 startup.resolve_overlay_paths(config, _CONFIG_FILES, os.getcwd())
 startup.use_python_path(config.get("python_path"))
 
@@ -32,6 +37,10 @@ REPO = Path(workflow.basedir)
 REGISTRY = registry_from_config(config, REPO)  # config/datasets.yaml + the overlay's sources and datasets
 EXCLUDED = config["data"]["exclude"]
 LOCAL_DATASETS = sorted(n for n, e in REGISTRY["datasets"].items() if is_local(e))
+# every cross-reference (run, datasets, chains, selectors and parameters, counts, protocol, local files), once
+config_check.check_config(
+    config, REGISTRY, "resources/local", "resources/hashcache/local", "resources/hashcache/selectors_checked.sha256"
+)
 
 
 wildcard_constraints:
@@ -43,40 +52,6 @@ wildcard_constraints:
     chain=r"[^/]+",
     rep=r"\d+",
 
-
-def _check_config():
-    """Fail at start-up, with names, on unknown experiments, datasets, methods or chains."""
-    experiments = config["experiments"]
-    for name in config["run"]:
-        if name not in experiments:
-            raise ValueError(f"config run: unknown experiment {name!r}; defined: {sorted(experiments)}.")
-    for name, exp in experiments.items():
-        for dataset in exp["datasets"]:
-            dataset_entry(REGISTRY, dataset)  # raises with close matches
-        chain = exp["preprocess"]
-        if chain != "default" and chain not in config["chains"]:
-            raise ValueError(
-                f"experiment {name!r}: unknown preprocessing chain {chain!r}; "
-                f"defined: {sorted(config['chains'])} or 'default'."
-            )
-        for label in exp["methods"]:
-            ex.settings_by_slug(exp, label)  # grid sanity and slug uniqueness
-        ex.not_run(exp)  # a method's excluded datasets are datasets of the experiment
-        batched = [m for m in exp["methods"] if ex.is_batched(exp, m)]
-        if batched and exp["paper"] == "ivfs":
-            raise ValueError(
-                f"experiment {name!r}: `batch` is not supported in IVFS experiments, whose repetitions run as "
-                f"selection shards (methods {batched}); remove it."
-            )
-    for dataset in EXCLUDED:
-        dataset_entry(REGISTRY, dataset)
-    startup.check_methods(experiments)  # selectors resolved (built in, import path, entry point), parameter names
-    startup.check_counts(experiments, REGISTRY, EXCLUDED)  # feature counts against d where the registry knows it
-    used = {d for n in config["run"] for d in experiments[n]["datasets"] if d not in EXCLUDED}
-    startup.check_local_files(sorted(used), REGISTRY, "resources/local", "resources/hashcache/local")
-
-
-_check_config()
 
 if EXCLUDED:
     print("Excluded datasets (config data.exclude; listed in results/excluded_datasets.md):", file=sys.stderr)
