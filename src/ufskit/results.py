@@ -13,14 +13,14 @@ import pandas as pd
 
 from .configio import config_hash
 from .data import reading
+from .metrics.registry import LOWER_IS_BETTER, higher_is_better
+from .tables import markdown_table
+
+__all__ = ["KEYS", "LOWER_IS_BETTER", "best_over_settings", "concat_metrics", "dataset_table", "higher_is_better",
+           "provenance", "summarize", "to_markdown"]
 
 KEYS = ["dataset", "method", "params", "n_features", "metric"]
-LOWER_IS_BETTER = ("Linf", "L1_over_n2", "L2", "w11", "winf", "w11_literal", "winf_literal", "fit_seconds")
 _PACKAGES = ("ufskit", "numpy", "scipy", "scikit-learn", "gudhi", "pandas")
-
-
-def higher_is_better(metric: str) -> bool:
-    return metric not in LOWER_IS_BETTER
 
 
 def provenance(repo: str | Path | None = None, config: dict | None = None) -> dict:
@@ -102,15 +102,8 @@ def to_markdown(summary: pd.DataFrame) -> str:
     parts = []
     for dataset, group in best.groupby("dataset", sort=True):
         table = group.pivot(index="method", columns="metric", values="value")
-        parts.append(f"## {dataset}\n\n{_markdown_table(table)}\n")
+        parts.append(f"## {dataset}\n\n{markdown_table(table.map(_fmt).reset_index())}")
     return "\n".join(parts)
-
-
-def _markdown_table(table: pd.DataFrame) -> str:
-    header = "| " + " | ".join([table.index.name or ""] + [str(c) for c in table.columns]) + " |"
-    rule = "|" + "---|" * (len(table.columns) + 1)
-    body = ["| " + " | ".join([str(idx)] + [_fmt(v) for v in row]) + " |" for idx, row in table.iterrows()]
-    return "\n".join([header, rule, *body])
 
 
 def _fmt(value) -> str:
@@ -121,9 +114,7 @@ def _fmt(value) -> str:
 
 def dataset_table(summaries: dict[str, dict]) -> str:
     """Markdown table of prepared datasets: n, d, classes, class sizes and the preprocessing applied."""
-    lines = ["| dataset | n | d | classes | class sizes | preprocessing |", "|---|---|---|---|---|---|"]
-    for name, s in summaries.items():
-        steps = ", ".join(p.get("step", "?") for p in s.get("preprocessing", [])) or "none"
-        sizes = "/".join(str(c) for c in s["class_sizes"])
-        lines.append(f"| {name} | {s['n_samples']} | {s['n_features']} | {s['n_classes']} | {sizes} | {steps} |")
-    return "\n".join(lines) + "\n"
+    rows = [[name, s["n_samples"], s["n_features"], s["n_classes"], "/".join(str(c) for c in s["class_sizes"]),
+             ", ".join(p.get("step", "?") for p in s.get("preprocessing", [])) or "none"]
+            for name, s in summaries.items()]
+    return markdown_table(rows, ["dataset", "n", "d", "classes", "class sizes", "preprocessing"])
