@@ -138,3 +138,27 @@ def test_every_module_imports_on_its_own():
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "", "modules that fail to import on their own:\n" + proc.stdout
+
+
+def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or through others."""
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph[todo.pop()] - seen:
+            seen.add(nxt)
+            todo.append(nxt)
+    return seen
+
+
+def test_the_library_parts_know_no_paper_and_no_report():
+    """Selectors and metrics stand alone: no selector or metric module reaches a paper, the report or the run path."""
+    graph = import_graph()
+    papers = {m for m in graph if m.startswith("ufskit.papers")} | {"ufskit.scorecard", "ufskit.captions"}
+    runs = {"ufskit.runs", "ufskit.experiments", "ufskit.startup", "ufskit.readings", "ufskit.configio",
+            "ufskit.results"}
+    library = [m for m in graph if m.startswith(("ufskit.selectors", "ufskit.metrics"))]
+    assert len(library) > 15
+    for module in library + ["ufskit.evaluation", "ufskit.cluster"]:
+        assert not _reach(graph, module) & papers, module
+    for module in library:
+        assert not _reach(graph, module) & runs, module
