@@ -13,7 +13,10 @@ A metric is what an experiment's ``metrics:`` block names (``kmeans: {n_runs: 10
   matrices of X and of the selected features, computed once per count for all such metrics.
 
 A new metric is one ``Metric`` in ``METRICS`` and its test. This module is light (the metric code is
-imported when a metric is evaluated), so the start-up checks can use it.
+imported when a metric is evaluated), so the start-up checks can use it. The workflow's config schema
+still repeats the options (Snakemake's validation writes their defaults into the config, which the jobs'
+parameters hold); a test keeps it equal to the registry until the start-up check validates through
+``check_metric_options``.
 """
 
 from __future__ import annotations
@@ -76,7 +79,6 @@ class Metric:
     options: dict
     evaluate: Callable | None = None
     per_distance: Callable | None = None
-    description: str = ""
     schema: dict = field(init=False, repr=False)
 
     def __post_init__(self):
@@ -144,8 +146,8 @@ POSITIVE_INT = {"type": "integer", "minimum": 1}
 
 # In the order of the reports' columns: clustering, classification, geometry, topology.
 METRICS = {m.name: m for m in (
+    # K-means on the selected features: ACC (Hungarian matching) and NMI, mean over runs
     Metric("kmeans", {"kmeans_acc": "K-means ACC", "kmeans_nmi": "K-means NMI"}, True, evaluate=_kmeans,
-           description="K-means on the selected features: ACC (Hungarian matching) and NMI, mean over runs",
            options={
                "n_runs": {**POSITIVE_INT, "default": 10},
                "n_init": {**POSITIVE_INT, "default": 10},
@@ -160,25 +162,25 @@ METRICS = {m.name: m for m in (
                                        "random centres drawn among the samples (the kernel-UDFS paper's \"random "
                                        "initializations\"; reading kudfs_kmeans_random)."},
            }),
+    # KNN accuracy over random train/test splits: best mean over K (knn_acc) and per K
     Metric("knn", {"knn_acc": "KNN acc."}, True, evaluate=_knn,
-           description="KNN accuracy over random train/test splits: best mean over K (knn_acc) and per K",
            options={
                "ks": {"type": "array", "items": POSITIVE_INT, "default": [1, 3, 5, 10]},
                "n_splits": {**POSITIVE_INT, "default": 10},
                "test_size": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1, "default": 0.2},
            }),
+    # repeated stratified K-fold 1-NN accuracy
     Metric("cv1nn", {"cv1nn_acc": "1-NN CV acc."}, True, evaluate=_cv1nn,
-           description="repeated stratified K-fold 1-NN accuracy",
            options={
                "n_folds": {"type": "integer", "minimum": 2, "default": 10},
                "n_repeats": {**POSITIVE_INT, "default": 10},
            }),
+    # L_inf, L1/n^2 and L2 of D - D_F (pairwise distances scaled to [0, 1])
     Metric("distance_norms", {"Linf": "dist. L∞", "L1_over_n2": "dist. L1/n²", "L2": "dist. L2"}, False,
            per_distance=_distance_norms,
-           description="L_inf, L1/n^2 and L2 of D - D_F (pairwise distances scaled to [0, 1])",
            options={"normalize_subset": {"type": "boolean", "default": True}}),
+    # w_1^1 and bottleneck distances between the H1 diagrams of X and X_F
     Metric("persistence", {"w11": "persist. W1", "winf": "persist. W∞"}, False, per_distance=_persistence,
-           description="w_1^1 and bottleneck distances between the H1 diagrams of X and X_F",
            options={
                "max_edge": {"type": "number", "exclusiveMinimum": 0, "default": 0.5},
                "min_persistence": {"type": "number", "minimum": 0, "default": 0.1},
