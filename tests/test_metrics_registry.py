@@ -57,6 +57,15 @@ def test_options_are_checked_and_completed_with_their_defaults():
         R.metric_options_schema("kmean")
 
 
+def test_a_metrics_block_is_checked_name_by_name():
+    assert R.check_metrics({"knn": {"ks": [1]}, "distance_norms": {}}) == {
+        "knn": {"ks": [1], "n_splits": 10, "test_size": 0.2}, "distance_norms": {"normalize_subset": True}}
+    with pytest.raises(ValueError, match=r"^experiments\.e\.metrics: unknown metric\(s\) \['acc'\]; known: kmeans"):
+        R.check_metrics({"acc": {}, "knn": {}}, where="experiments.e.metrics")
+    with pytest.raises(ValueError, match=r"^experiments\.e\.metrics\.cv1nn\.n_folds: 1 is less than the minimum of 2"):
+        R.check_metrics({"cv1nn": {"n_folds": 1}}, where="experiments.e.metrics")
+
+
 def test_the_config_schema_holds_the_registry_s_options_for_every_metric():
     """What the workflow validates the config with is what the registry declares (names, types, defaults)."""
     schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())

@@ -219,6 +219,14 @@ def check_metric_options(name: str, options: dict | None, *, where: str | None =
     return {**entry.defaults(), **options}
 
 
+def check_metrics(block: dict, *, where: str = "metrics") -> dict:
+    """An experiment's ``metrics:`` block checked (known names, each one's options), with the defaults filled in."""
+    unknown = sorted(set(block) - set(METRICS))
+    if unknown:
+        raise ValueError(f"{where}: unknown metric(s) {unknown}; known: {', '.join(METRICS)}.")
+    return {name: check_metric_options(name, options, where=f"{where}.{name}") for name, options in block.items()}
+
+
 def reported_values(names) -> list[str]:
     """The summary values of the metrics ``names`` (config keys), in the registry's order, then the fit time."""
     chosen = {metric(n).name for n in names}
