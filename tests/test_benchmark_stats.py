@@ -76,12 +76,15 @@ def test_stats_table_report_and_figure(tmp_path):
     assert acc.set_index(["method", "other"]).loc[("A", "C"), "nemenyi_p"] == pytest.approx(
         results["kmeans_acc"]["nemenyi"].loc["A", "C"])
     assert (table["metric"] == "L2").sum() == 0  # no values, no rows
+    assert list(results) == ["kmeans_acc"]  # the summary's one metric: one test, one CD panel, no blank ones
     text = S.stats_markdown(results)
     assert "| K-means ACC | 4 | 3 | 4.5 | 0.11 |" in text
     assert "- K-means ACC: none." in text  # Friedman p 0.105 > 0.05: no pair is declared different
     from ufskit.plots import save_figure
 
-    save_figure(S.cd_figure(results), tmp_path / "cd.png")
+    fig = S.cd_figure(results)
+    assert len(fig.axes) == 1
+    save_figure(fig, tmp_path / "cd.png")
     assert (tmp_path / "cd.png").stat().st_size > 10_000
 
 

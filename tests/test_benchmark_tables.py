@@ -95,7 +95,9 @@ def test_ranks_follow_each_metrics_direction_and_share_ties(summary):
     not_run = _cell(summary, "B", "M3", "L2")
     assert np.isnan(not_run["value"]) and not_run["status"].startswith("not run")
     assert set(summary.loc[summary["dataset"] == "C", "status"]) == {"not obtained: not in the mirror"}
-    assert len(summary) == 12 * len(B.METRICS)
+    # only the values the runs report (kmeans_acc, L2, fit time): no blank rows for metrics not configured
+    assert list(dict.fromkeys(summary["metric"])) == ["kmeans_acc", "L2", "fit_seconds"]
+    assert len(summary) == 12 * 3
 
 
 def test_mean_ranks_average_over_the_datasets_each_method_ran_on(summary):
@@ -132,7 +134,8 @@ def test_markdown_lists_ranks_statuses_and_every_metric(summary):
     assert "| fam1 | C | every method | not obtained: not in the mirror |" in text
     assert "Not ranked (features of a derived space, not original features): K" in text
     assert "| fam1 | A | 0.8 (1) | 0.6 (2.5) | 0.6 (2.5) | 0.9 |" in text  # kmeans_acc row of A: M2, M1, M3, K
-    assert text.count("\n## ") == 2 + len(B.METRICS)
+    assert text.count("\n## ") == 2 + 3  # mean ranks, not run; kmeans_acc, L2, fit time
+    assert "K-means NMI" not in text and "| method | K-means ACC | dist. L2 | fit time |" in text
     assert "`fam1`: preprocessing `default`, counts {'fractions': [0.5]}" in text
 
 
@@ -141,7 +144,7 @@ def test_heatmap_has_the_mean_rank_panel_and_one_per_metric(summary, tmp_path):
 
     fig = B.heatmap(summary, B.mean_ranks(summary))
     panels = [ax for ax in fig.axes if ax.get_title()]
-    assert len(panels) == 1 + len(B.METRICS)
+    assert len(panels) == 1 + 3  # mean ranks, then kmeans_acc, L2 and fit time: one per reported value
     mean_panel = panels[0]
     assert [t.get_text() for t in mean_panel.get_yticklabels()] == ["M2", "M1", "M3"]
     assert len(mean_panel.patches) == 3  # the best cell of each metric with values (no ties here)
@@ -150,3 +153,31 @@ def test_heatmap_has_the_mean_rank_panel_and_one_per_metric(summary, tmp_path):
     assert {"2.25", "2.50", "1.00"} <= texts
     save_figure(fig, tmp_path / "h.png")
     assert (tmp_path / "h.png").stat().st_size > 10_000
+
+
+def test_an_own_data_run_of_one_metric_reports_that_metric_only():
+    """As an own-data config (one experiment, `metrics: {kmeans: ...}`): no blank rows, columns or panels."""
+    from ufskit.evaluation import evaluate_selection
+    from ufskit.papers import benchmark_stats as S
+    from ufskit.selection_io import Selection
+
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 10)
+    experiments = {"own": {"datasets": ["a", "b", "c"], "metrics": {"kmeans": {"n_runs": 1, "n_init": 1}},
+                           "methods": {m: {"selector": s} for m, s in
+                                       [("LS", "LaplacianScore"), ("SPEC", "SPEC"), ("Var", "Variance")]}}}
+    frames = []
+    for dataset in experiments["own"]["datasets"]:
+        X = rng.standard_normal((20, 6)) + np.outer(y, [2, 0, 0, 0, 0, 0])
+        for method in experiments["own"]["methods"]:
+            sel = Selection(order=rng.permutation(6), scores=np.zeros(6), seconds=0.1, params={})
+            frame = evaluate_selection(X, y, sel, [2, 4], experiments["own"]["metrics"], seed=1)
+            frames.append(frame.assign(dataset=dataset, method=method, params="default", rep=0))
+    summary = B.summary_table(pd.concat(frames, ignore_index=True), B.plan(experiments, {}))
+    assert list(dict.fromkeys(summary["metric"])) == ["kmeans_acc", "kmeans_nmi", "fit_seconds"]
+    assert len(summary) == 3 * 3 * 3 and summary["value"].notna().all()
+    _, results = S.benchmark_stats(summary)
+    assert list(results) == ["kmeans_acc", "kmeans_nmi", "fit_seconds"]
+    assert len(S.cd_figure(results).axes) == 3
+    panels = [ax for ax in B.heatmap(summary, B.mean_ranks(summary)).axes if ax.get_title()]
+    assert len(panels) == 1 + 3

@@ -29,6 +29,10 @@ def test_own_data_example_end_to_end_leaves_the_scorecard_alone(tmp_path):
     summary = pd.read_csv(tmp_path / "results/own_benchmark/summary.csv")
     assert set(summary["method"]) == {"ClusterSeparation", "LS", "SPEC", "MCFS", "NDFS", "Random"}
     assert set(summary["dataset"]) == {"own_blobs", "wine"}
+    # the configured metrics only (kmeans, knn, distance_norms), each with a value wherever the method ran
+    assert list(dict.fromkeys(summary["metric"])) == ["kmeans_acc", "kmeans_nmi", "knn_acc", "Linf", "L1_over_n2",
+                                                      "L2", "fit_seconds"]
+    assert summary.loc[summary["status"] == "ok", "value"].notna().all()
     acc = summary.query("metric == 'kmeans_acc' and dataset == 'own_blobs'").set_index("method")["value"]
     assert acc["ClusterSeparation"] > 0.6  # f1-f3 carry three well-separated classes
     for name in ("heatmap.png", "cd.png"):

@@ -238,7 +238,7 @@ def test_markdown_has_the_overview_claims_and_every_number():
     assert "| Kernel UDFS (Liu & Wang) | results/kudfs/ | main | 18 | 3 | 0 | 15 | 0 | 0 | 0 | 3 |" in md
     assert "| IVFS (Li, Wu & Li, AAAI 2020) | not run | main | 350 | 0 | 0 | 350 |" in md
     assert "- spect: gone" in md
-    assert "| thyroid | UDFS | kmeans_acc | 78.5 | 80.37 | +1.87 | ± 2 | within tolerance |  |" in md
+    assert "| thyroid | UDFS | kmeans_acc | 78.5 | 80.37 | +1.87 | ± 2 | within tolerance | |" in md
     assert md.count("\n| ") == len(card) + 4 + 2 + 7  # + overview rows, overview/claims headers, 7 table headers
 
 

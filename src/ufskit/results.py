@@ -14,15 +14,15 @@ import pandas as pd
 from . import __version__
 from .configio import config_hash
 from .intermediates import read_parquet
+from .metrics.registry import LOWER_IS_BETTER, higher_is_better
 from .selection_io import BEYOND_RANKED_MARK, BEYOND_RANKED_NOTE
+from .tables import markdown_table
+
+__all__ = ["KEYS", "LOWER_IS_BETTER", "best_over_settings", "concat_metrics", "dataset_table", "higher_is_better",
+           "provenance", "summarize", "to_markdown"]
 
 KEYS = ["dataset", "method", "params", "n_features", "metric"]
-LOWER_IS_BETTER = ("Linf", "L1_over_n2", "L2", "w11", "winf", "w11_literal", "winf_literal", "fit_seconds")
 _PACKAGES = ("numpy", "scipy", "scikit-learn", "gudhi", "pandas")
-
-
-def higher_is_better(metric: str) -> bool:
-    return metric not in LOWER_IS_BETTER
 
 
 def provenance(repo: str | Path | None = None, config: dict | None = None) -> dict:
@@ -115,15 +115,8 @@ def to_markdown(summary: pd.DataFrame) -> str:
     for dataset, group in best.groupby("dataset", sort=True):
         table = group.pivot(index="method", columns="metric", values="cell")
         note = f"\n{BEYOND_RANKED_NOTE}\n" if group["beyond_ranked"].any() else ""
-        parts.append(f"## {dataset}\n\n{_markdown_table(table)}\n{note}")
+        parts.append(f"## {dataset}\n\n{markdown_table(table.reset_index())}{note}")
     return "\n".join(parts)
-
-
-def _markdown_table(table: pd.DataFrame) -> str:
-    header = "| " + " | ".join([table.index.name or ""] + [str(c) for c in table.columns]) + " |"
-    rule = "|" + "---|" * (len(table.columns) + 1)
-    body = ["| " + " | ".join([str(idx)] + [_fmt(v) for v in row]) + " |" for idx, row in table.iterrows()]
-    return "\n".join([header, rule, *body])
 
 
 def _fmt(value) -> str:
@@ -137,9 +130,7 @@ def _fmt(value) -> str:
 
 def dataset_table(summaries: dict[str, dict]) -> str:
     """Markdown table of prepared datasets: n, d, classes, class sizes and the preprocessing applied."""
-    lines = ["| dataset | n | d | classes | class sizes | preprocessing |", "|---|---|---|---|---|---|"]
-    for name, s in summaries.items():
-        steps = ", ".join(p.get("step", "?") for p in s.get("preprocessing", [])) or "none"
-        sizes = "/".join(str(c) for c in s["class_sizes"])
-        lines.append(f"| {name} | {s['n_samples']} | {s['n_features']} | {s['n_classes']} | {sizes} | {steps} |")
-    return "\n".join(lines) + "\n"
+    rows = [[name, s["n_samples"], s["n_features"], s["n_classes"], "/".join(str(c) for c in s["class_sizes"]),
+             ", ".join(p.get("step", "?") for p in s.get("preprocessing", [])) or "none"]
+            for name, s in summaries.items()]
+    return markdown_table(rows, ["dataset", "n", "d", "classes", "class sizes", "preprocessing"])

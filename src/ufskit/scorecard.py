@@ -35,6 +35,7 @@ import pandas as pd
 from .papers import NOT_RUN, REFERENCE, read_published, registry, scored
 from .papers.spec import Published
 from .readings import MAIN
+from .tables import markdown_table
 
 STATS = {"n_samples", "n_features", "n_classes"}  # compared with the prepared data's summary
 SUMMARY_METHOD = ""  # dataset statistics belong to no method
@@ -408,7 +409,7 @@ def _diff(value) -> str:
 
 
 def _cell(text) -> str:
-    return "" if text is None or pd.isna(text) else str(text).replace("|", "\\|").replace("\n", " ")
+    return "" if text is None or pd.isna(text) else str(text)
 
 
 def _protocol_of(card: pd.DataFrame) -> str:
@@ -430,9 +431,9 @@ def _best_outcomes(nums: pd.DataFrame) -> pd.Series:
 def _overview(card: pd.DataFrame) -> list[str]:
     protocol = _protocol_of(card)
     mark = "" if protocol == "full" else f"{protocol}: "  # a reduced run's counts say so in the header
-    lines = [f"| paper | results | reading | published numbers | {mark}within tolerance | {mark}outside "
-             f"| not compared | claims, {mark}holds | {mark}partly | {mark}does not hold | not run |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    header = ["paper", "results", "reading", "published numbers", f"{mark}within tolerance", f"{mark}outside",
+              "not compared", f"claims, {mark}holds", f"{mark}partly", f"{mark}does not hold", "not run"]
+    rows = []
     for paper, spec in scored().items():
         name = spec.title
         part = card[card["paper"] == paper]
@@ -442,19 +443,17 @@ def _overview(card: pd.DataFrame) -> list[str]:
             nums, claims = group[group["kind"] == "number"], group[group["kind"] == "claim"]
             within, outside, other = _counts(nums["outcome"].str.removeprefix(mark))
             cv = claims["outcome"].str.removeprefix(mark)
-            lines.append(
-                f"| {name} | {f'results/{report}/' if report else 'not run'} | {reading} | {len(nums)} "
-                f"| {within} | {outside} | {other} "
-                f"| {int((cv == 'holds').sum())} | {int((cv == 'partly holds').sum())} "
-                f"| {int((cv == 'does not hold').sum())} | {int((cv == NOT_RUN).sum())} |")
+            rows.append([name, f"results/{report}/" if report else "not run", reading, len(nums), within, outside,
+                         other, int((cv == "holds").sum()), int((cv == "partly holds").sum()),
+                         int((cv == "does not hold").sum()), int((cv == NOT_RUN).sum())])
         nums = part[part["kind"] == "number"]
         if (nums["reading"] != MAIN).any():
             for base, group in nums.groupby("base", sort=True):
                 best = _best_outcomes(group).str.removeprefix(mark)
                 within, outside, other = _counts(best)
-                lines.append(f"| {name} | results/{base}/ and its readings | closest per number | {len(best)} "
-                             f"| {within} | {outside} | {other} | | | | |")
-    return lines
+                rows.append([name, f"results/{base}/ and its readings", "closest per number", len(best), within,
+                             outside, other, "", "", "", ""])
+    return markdown_table(rows, header).splitlines()
 
 
 def _groups_section(card: pd.DataFrame, groups: pd.DataFrame | None) -> list[str]:
@@ -466,12 +465,10 @@ def _groups_section(card: pd.DataFrame, groups: pd.DataFrame | None) -> list[str
     if nums.empty:
         return lines + ["No number is outside tolerance.", ""]
     info = {} if groups is None else {g.group: g for g in groups.drop_duplicates("group").itertuples(index=False)}
-    lines += ["| paper | group | numbers | reason | doc |", "|---|---|---|---|---|"]
-    for (paper, group), part in nums.groupby(["paper", "group"], sort=True):
-        g = info.get(group)
-        lines.append(f"| {registry()[paper].title} | {group} | {len(part)} | {_cell(g.reason) if g else ''} "
-                     f"| {_cell(g.doc) if g else ''} |")
-    return lines + [""]
+    rows = [[registry()[paper].title, group, len(part), _cell(info[group].reason) if group in info else "",
+             _cell(info[group].doc) if group in info else ""]
+            for (paper, group), part in nums.groupby(["paper", "group"], sort=True)]
+    return lines + markdown_table(rows, ["paper", "group", "numbers", "reason", "doc"]).splitlines() + [""]
 
 
 def _numbers_table(group: pd.DataFrame) -> list[str]:
@@ -479,19 +476,17 @@ def _numbers_table(group: pd.DataFrame) -> list[str]:
     readings = [r for r in dict.fromkeys(group["reading"]) if r != MAIN]
     main = group[group["reading"] == MAIN].set_index(KEYS[1:])
     others = {r: group[group["reading"] == r].set_index(KEYS[1:])["reproduced"] for r in readings}
-    head = "| dataset | method | metric | published | reproduced | difference | tolerance | outcome | group |"
-    rule = "|---|---|---|---|---|---|---|---|---|"
+    header = ["dataset", "method", "metric", "published", "reproduced", "difference", "tolerance", "outcome", "group"]
     if readings:
-        head += "".join(f" {r} |" for r in readings) + " closest |"
-        rule += "---|" * (len(readings) + 1)
-    lines = [head, rule]
+        header += [*readings, "closest"]
+    rows = []
     for key, r in main.iterrows():
-        cells = (f"| {key[1]} | {key[2] or '–'} | {key[3]} | {_num(r.published)} | {_num(r.reproduced)} "
-                 f"| {_diff(r.difference)} | {r.tolerance} | {r.outcome} | {_cell(r.group)} |")
+        cells = [key[1], key[2] or "–", key[3], _num(r.published), _num(r.reproduced), _diff(r.difference),
+                 r.tolerance, r.outcome, _cell(r.group)]
         if readings:
-            cells += "".join(f" {_num(others[x].get(key))} |" for x in readings) + f" {r.closest_reading} |"
-        lines.append(cells)
-    return lines
+            cells += [_num(others[x].get(key)) for x in readings] + [r.closest_reading]
+        rows.append(cells)
+    return markdown_table(rows, header).splitlines()
 
 
 def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
@@ -516,11 +511,10 @@ def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
     lines += ["## Datasets not obtained", ""]
     lines += [f"- {d}: {why}" for d, why in sorted(excluded.items())] or ["None: every dataset was obtained."]
     claims = card[card["kind"] == "claim"]
-    lines += ["", "## Claims", "", "| id | results | claim | verdict | numbers | evidence |",
-              "|---|---|---|---|---|---|"]
-    for r in claims.itertuples(index=False):
-        lines.append(f"| {r.claim_id} | {r.report or '–'} | {r.table}: {_cell(r.claim)} | **{r.outcome}** "
-                     f"| {_cell(r.numbers)} | {_cell(r.evidence)} |")
+    rows = [[r.claim_id, r.report or "–", f"{r.table}: {_cell(r.claim)}", f"**{r.outcome}**", _cell(r.numbers),
+             _cell(r.evidence)] for r in claims.itertuples(index=False)]
+    lines += ["", "## Claims", "", *markdown_table(rows, ["id", "results", "claim", "verdict", "numbers",
+                                                          "evidence"]).splitlines()]
     numbers = card[card["kind"] == "number"]
     lines += ["", "## Published numbers", "", "Tolerance per metric: "
               + ", ".join(f"{m} {tolerance_text(t)}" for m, t in tolerances.items()) + "."]

@@ -30,18 +30,17 @@ from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
 from ..experiments import not_run
+from ..metrics import registry
 from ..plots import finish, panel_grid
 from ..results import higher_is_better
 from ..selectors import SELECTORS
+from ..tables import markdown_table
 from .spec import PaperSpec
 
-# The ranked metrics, in the figure's column order: clustering, classification, geometry, topology, time.
-METRICS = ("kmeans_acc", "kmeans_nmi", "knn_acc", "Linf", "L1_over_n2", "L2", "w11", "winf", "fit_seconds")
-METRIC_LABELS = {
-    "kmeans_acc": "K-means ACC", "kmeans_nmi": "K-means NMI", "knn_acc": "KNN acc.", "Linf": "dist. L∞",
-    "L1_over_n2": "dist. L1/n²", "L2": "dist. L2", "w11": "persist. W1", "winf": "persist. W∞",
-    "fit_seconds": "fit time",
-}
+# The values a run can report, in the figure's column order (the registry's: clustering, classification,
+# geometry, topology; then time); a report shows those of the configured metrics (``reported``).
+METRICS = tuple(registry.reported_values(registry.METRICS))
+METRIC_LABELS = registry.value_labels()
 # The rows of the tables and the heat-map are sorted by these (what the papers rank selectors by).
 LABEL_METRICS = ("kmeans_acc", "kmeans_nmi", "knn_acc")
 OK = "ok"
@@ -81,6 +80,16 @@ def plan(experiments: dict[str, dict], excluded: dict[str, str]) -> pd.DataFrame
     return pd.DataFrame(rows, columns=PLAN_COLUMNS)
 
 
+def reported(table: pd.DataFrame) -> list[str]:
+    """The values of ``METRICS`` that ``table`` (a long metric table or a summary) holds, in their order.
+
+    The experiments' configured metrics, and only those: a metric not configured has no row, so it gets
+    no column, no panel and no test (not a column of blanks).
+    """
+    present = set(table["metric"])
+    return [m for m in METRICS if m in present]
+
+
 def per_run(metrics: pd.DataFrame) -> pd.DataFrame:
     """One value per run and metric: the mean over the evaluated counts (fit time has no count)."""
     keys = ["dataset", "method", "params", "rep", "metric"]
@@ -116,7 +125,7 @@ def summary_table(metrics: pd.DataFrame, planned: pd.DataFrame) -> pd.DataFrame:
     values = runs.groupby(["dataset", "method", "metric"]).agg(
         params=("params", "first"), value=("value", "mean"), reps=("rep", "nunique")).reset_index()
     values = values.join(_counts(metrics), on=["dataset", "method"])
-    grid = planned.merge(pd.DataFrame({"metric": METRICS}), how="cross")
+    grid = planned.merge(pd.DataFrame({"metric": reported(runs)}), how="cross")
     table = grid.merge(values, on=["dataset", "method", "metric"], how="left")
     table["rank"] = _ranks(table)
     return table[PLAN_COLUMNS[:5] + ["params", "metric", "value", "reps", "counts", "rank", "status"]]
@@ -183,11 +192,6 @@ def _fmt(value, digits: int = 3) -> str:
     return "–" if pd.isna(value) else f"{value:.{digits}g}"
 
 
-def _md_table(header: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows]) + "\n"
-
-
 def _short_status(status: str) -> str:
     return status.split(":", 1)[0]
 
@@ -195,19 +199,20 @@ def _short_status(status: str) -> str:
 def summary_markdown(summary: pd.DataFrame, ranks: pd.DataFrame, protocol: str) -> str:
     """The report: the mean-rank table, what was not run or not obtained, then one table per metric."""
     order = method_order(ranks)
+    metrics = reported(summary)
     unranked = [m for m in dict.fromkeys(summary["method"]) if m not in order]
     parts = ["# Cross-paper benchmark\n", protocol.strip() + "\n"]
     cell = ranks.set_index(["method", "metric"])
     rows = [[m] + [f"{cell.loc[(m, k), 'mean_rank']:.2f} ({cell.loc[(m, k), 'n_datasets']})"
-                   if (m, k) in cell.index else "–" for k in METRICS] for m in order]
+                   if (m, k) in cell.index else "–" for k in metrics] for m in order]
     parts += ["## Mean rank across datasets (number of datasets)\n",
               "Rank 1 = best on a dataset; rows sorted by the average over K-means ACC, NMI and KNN accuracy.\n",
-              _md_table(["method"] + [METRIC_LABELS[k] for k in METRICS], rows)]
+              markdown_table(rows, ["method"] + [METRIC_LABELS[k] for k in metrics])]
     if unranked:
         parts.append(f"Not ranked (features of a derived space, not original features): {', '.join(unranked)}; "
                      "their values are in the tables below.\n")
     parts.append(_status_section(summary))
-    for metric in METRICS:
+    for metric in metrics:
         direction = "higher" if higher_is_better(metric) else "lower"
         parts += [f"## {METRIC_LABELS[metric]} (`{metric}`, {direction} is better)\n", _metric_table(summary, metric,
                                                                                                    order + unranked)]
@@ -223,7 +228,7 @@ def _status_section(summary: pd.DataFrame) -> str:
     for (family, dataset, status), group in missing.groupby(["family", "dataset", "status"], sort=False):
         every = len(group) == (pairs["dataset"] == dataset).sum()
         rows.append([family, dataset, "every method" if every else ", ".join(group["method"]), status])
-    return "## Not run or not obtained\n\n" + _md_table(["family", "dataset", "method", "status"], rows)
+    return "## Not run or not obtained\n\n" + markdown_table(rows, ["family", "dataset", "method", "status"])
 
 
 def _metric_table(summary: pd.DataFrame, metric: str, methods: list[str]) -> str:
@@ -241,7 +246,7 @@ def _metric_table(summary: pd.DataFrame, metric: str, methods: list[str]) -> str
             else:
                 row.append(_fmt(r["value"]) + ("" if pd.isna(r["rank"]) else f" ({r['rank']:g})"))
         rows.append(row)
-    return _md_table(["family", "dataset"] + methods, rows)
+    return markdown_table(rows, ["family", "dataset"] + methods)
 
 
 def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full"):
@@ -249,12 +254,13 @@ def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full
     order = method_order(ranks)
     datasets = list(dict.fromkeys(summary["dataset"]))
     absent = set(summary.loc[summary["status"].str.startswith("not obtained"), "dataset"])
-    fig, axes = panel_grid(1 + len(METRICS), ncols=2, panel_size=(8.6, 3.3))
+    metrics = reported(summary)
+    fig, axes = panel_grid(1 + len(metrics), ncols=2, panel_size=(8.6, 3.3))
     n_max = summary.groupby(["dataset", "metric"])["rank"].max().max()
     norm = Normalize(vmin=1, vmax=max(float(n_max), 2.0))
-    mean = ranks.pivot(index="method", columns="metric", values="mean_rank").reindex(index=order, columns=METRICS)
+    mean = ranks.pivot(index="method", columns="metric", values="mean_rank").reindex(index=order, columns=metrics)
     image = _matrix(axes[0], mean.to_numpy(), norm, fmt="{:.2f}")
-    axes[0].set_xticks(range(len(METRICS)), [METRIC_LABELS[k] for k in METRICS], rotation=35, ha="right")
+    axes[0].set_xticks(range(len(metrics)), [METRIC_LABELS[k] for k in metrics], rotation=35, ha="right")
     axes[0].set_title("Mean rank across datasets (1 = best; box = best per metric)", fontsize=10)
     values = mean.to_numpy()
     for j in np.flatnonzero(np.isfinite(values).any(axis=0)):
@@ -262,7 +268,7 @@ def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full
             axes[0].add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=1.8))
     family = summary.drop_duplicates("dataset").set_index("dataset")["family"].reindex(datasets)
     breaks = [i - 0.5 for i in range(1, len(datasets)) if family.iloc[i] != family.iloc[i - 1]]
-    for ax, metric in zip(axes[1:], METRICS):
+    for ax, metric in zip(axes[1:], metrics):
         part = summary[summary["metric"] == metric].pivot(index="method", columns="dataset", values="rank")
         _matrix(ax, part.reindex(index=order, columns=datasets).to_numpy(), norm, fmt="{:g}")
         labels = [f"{d} (not obtained)" if d in absent else d for d in datasets]

@@ -34,6 +34,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from ..results import higher_is_better
+from ..tables import markdown_table
 from . import REFERENCE  # the selector class whose draws are the chance reference
 from . import benchmark as B
 
@@ -100,7 +101,7 @@ def benchmark_stats(summary: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, dict
     and ``ranks``) feed ``stats_markdown`` and ``cd_figure``.
     """
     rows, results = [], {}
-    for metric in B.METRICS:
+    for metric in B.reported(summary):
         ranks, left_out = rank_block(summary, metric)
         res = {**friedman_nemenyi(ranks), "left_out": left_out, "ranks": ranks}
         results[metric] = res
@@ -133,11 +134,11 @@ def stats_markdown(results: dict[str, dict], alpha: float = ALPHA) -> str:
     ]
     rows = [[B.METRIC_LABELS[m], str(r["n_datasets"]), str(r["n_methods"]), B._fmt(r["chi2"], 4), _pfmt(r["p"]),
              B._fmt(r["cd"], 3), ", ".join(r["left_out"]) or "–"] for m, r in results.items()]
-    parts.append(B._md_table(["metric", "datasets", "methods", "Friedman χ²", "p", "CD", "left out"], rows))
+    parts.append(markdown_table(rows, ["metric", "datasets", "methods", "Friedman χ²", "p", "CD", "left out"]))
     methods = list(dict.fromkeys(m for r in results.values() for m in r["mean_ranks"].index))
     rows = [[m] + [B._fmt(r["mean_ranks"].get(m, np.nan), 3) for r in results.values()] for m in methods]
     parts += ["## Mean ranks in the tests (1 = best)\n",
-              B._md_table(["method"] + [B.METRIC_LABELS[m] for m in results], rows)]
+              markdown_table(rows, ["method"] + [B.METRIC_LABELS[m] for m in results])]
     parts.append("## Pairs that differ (Nemenyi p < alpha after a rejecting Friedman test)\n")
     for metric, res in results.items():
         p = _different(res, alpha)
@@ -306,7 +307,7 @@ def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA) -> str:
     metrics = [m for m in TESTED_METRICS if m in set(table["metric"])]
     rows = [[m] + [_counts_cell(counts, m, k) for k in metrics] for m in methods]
     parts += [f"## Datasets where each method is better / not distinguishable / worse than {REFERENCE}\n",
-              B._md_table(["method"] + [B.METRIC_LABELS[k] for k in metrics], rows)]
+              markdown_table(rows, ["method"] + [B.METRIC_LABELS[k] for k in metrics])]
     mark = {"better": " ▲", "worse": " ▼", "not distinguishable": ""}
     for metric in metrics:
         part = table[table["metric"] == metric]
@@ -322,7 +323,7 @@ def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA) -> str:
         parts += [f"## {B.METRIC_LABELS[metric]} (`{metric}`, {direction} is better)\n",
                   f"▲ better, ▼ worse than {REFERENCE} (Holm-corrected p < {alpha}); no mark: not distinguishable. "
                   f"{REFERENCE}: mean of the draws [5 %, 95 % quantiles].\n",
-                  B._md_table(["family", "dataset", f"{REFERENCE} [5-95 %]"] + methods, rows)]
+                  markdown_table(rows, ["family", "dataset", f"{REFERENCE} [5-95 %]"] + methods)]
     return "\n".join(parts)
 
 

@@ -32,6 +32,7 @@ from ..graph import pairwise_sq_dists
 from ..plots import count_axis, finish, panel_grid, plot_line, shade_band
 from ..seeds import derive_seed
 from ..selectors import make_selector
+from ..tables import markdown_table
 from . import verdict
 from .benchmark_stats import random_band
 from .spec import PaperSpec, Published
@@ -167,17 +168,17 @@ def table1(prepared: dict[str, dict], published: pd.DataFrame) -> str:
     missing = sorted(set(prepared) - set(pub.index))
     if missing:
         raise ValueError(f"no published Table 1 row for {missing}.")
-    lines = ["| dataset | paper name | paper n x d, C | loaded n x d | constant features dropped | "
-             "prepared n x d, C | matches the paper |", "|---|---|---|---|---|---|---|"]
+    rows = []
     for name, s in prepared.items():
         p = pub.loc[name]
         dropped = sum(step.get("n_removed", 0) for step in s.get("preprocessing", []))
         ours = (s["n_samples"], s["n_features"], s["n_classes"])
         theirs = (int(p["n"]), int(p["d"]), int(p["classes"]))
-        lines.append(f"| {name} | {p['paper_name']} | {theirs[0]} x {theirs[1]}, {theirs[2]} | "
-                     f"{ours[0]} x {ours[1] + dropped} | {dropped} | {ours[0]} x {ours[1]}, {ours[2]} | "
-                     f"{'yes' if ours == theirs else '**no**'} |")
-    return "\n".join(lines) + "\n"
+        rows.append([name, p["paper_name"], f"{theirs[0]} x {theirs[1]}, {theirs[2]}",
+                     f"{ours[0]} x {ours[1] + dropped}", dropped, f"{ours[0]} x {ours[1]}, {ours[2]}",
+                     "yes" if ours == theirs else "**no**"])
+    return markdown_table(rows, ["dataset", "paper name", "paper n x d, C", "loaded n x d",
+                                 "constant features dropped", "prepared n x d, C", "matches the paper"])
 
 
 def mean_curves(frame: pd.DataFrame, keys) -> pd.DataFrame:

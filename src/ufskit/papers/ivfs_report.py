@@ -14,6 +14,7 @@ from matplotlib import colormaps
 from ..plots import count_axis, finish, panel_grid, plot_line, shade_band
 from ..results import higher_is_better
 from ..selection_io import BEYOND_RANKED_MARK, BEYOND_RANKED_NOTE
+from ..tables import markdown_table
 from . import read_published  # noqa: F401  (re-exported for the scripts)
 from . import verdict as _verdict
 from .ivfs import fixed_slug, table_slugs
@@ -32,12 +33,12 @@ TABLE1 = {
     "w11_literal": ("w11, eps=0.1", 1.0, None),
     "winf_literal": ("winf, eps=0.1", 1.0, None),
 }
-LOWER_BETTER = {"w11_literal", "winf_literal"}  # the generic list knows w11/winf but not the literal reading
 FIG4_METRICS = ("Linf", "L2", "knn_acc")
 
 
 def _lower_better(metric: str) -> bool:
-    return metric in LOWER_BETTER or not higher_is_better(metric)
+    """Lower is better for the distances, diagrams (also the literal reading, ``w11_literal``) and time."""
+    return not higher_is_better(metric)
 
 
 
@@ -108,23 +109,22 @@ def table1_markdown(long: pd.DataFrame) -> str:
     """Paper layout: a row per dataset and method, each cell "reproduced (published)"."""
     metrics = list(TABLE1)
     header = ["Dataset", "n", "d", "C", "Method"] + [TABLE1[m][0] for m in metrics]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    rows = []
     for (dataset, method), group in long.groupby(["dataset", "method"], sort=False):
         g = group.set_index("metric")
         if g["status"].iloc[0].startswith("not obtained"):
-            lines.append(f"| {dataset} | | | | {method} | {g['status'].iloc[0]} |" + " |" * (len(metrics) - 1))
+            rows.append([dataset, "", "", "", method, g["status"].iloc[0]] + [""] * (len(metrics) - 1))
             continue
         first = g.iloc[0]
         cells = [_cell(g.loc[m, "reproduced"], g.loc[m, "published"], 1 if m in ("knn_acc", "fit_seconds") else 3)
                  + BEYOND_RANKED_MARK * bool(g.loc[m, "beyond_ranked"]) for m in metrics]
-        lines.append("| " + " | ".join([dataset, str(int(first["n"])), str(int(first["d"])),
-                                         str(int(first["classes"])), method, *cells]) + " |")
+        rows.append([dataset, str(int(first["n"])), str(int(first["d"])), str(int(first["classes"])), method, *cells])
     note = ("\nCells: reproduced (published). Best over the Table 1 settings and feature counts; time: the "
             "paper's fixed setting. w11/winf: bars of every length (see docs/fidelity/ivfs-paper.md); "
             "eps=0.1: the paper's literal filter.\n")
     if long["beyond_ranked"].any():
         note += f"\n{BEYOND_RANKED_NOTE}\n"
-    return "\n".join(lines) + "\n" + note
+    return markdown_table(rows, header) + note
 
 
 # ---------------------------------------------------------------- Table 2
@@ -149,16 +149,15 @@ def table2(stability: pd.DataFrame, *, datasets: list[str], excluded: dict, meth
 
 def table2_markdown(table: pd.DataFrame, n_selected: int) -> str:
     methods = list(dict.fromkeys(table["method"]))
-    lines = ["| Dataset | " + " | ".join(methods) + " |", "|" + "---|" * (len(methods) + 1)]
+    rows = []
     for dataset, group in table.groupby("dataset", sort=False):
         g = group.set_index("method")
         if g["status"].iloc[0].startswith("not obtained"):
-            lines.append(f"| {dataset} | {g['status'].iloc[0]} |" + " |" * (len(methods) - 1))
+            rows.append([dataset, g["status"].iloc[0]] + [""] * (len(methods) - 1))
             continue
-        lines.append(f"| {dataset} | " + " | ".join(_cell(g.loc[m, "reproduced"], g.loc[m, "published"], 1)
-                                                     for m in methods) + " |")
-    return ("\n".join(lines) + f"\n\nCells: reproduced (published) mean number of the top {n_selected} features "
-            "selected on the data but not on a bootstrap sample of it.\n")
+        rows.append([dataset] + [_cell(g.loc[m, "reproduced"], g.loc[m, "published"], 1) for m in methods])
+    return (markdown_table(rows, ["Dataset", *methods]) + f"\nCells: reproduced (published) mean number of the top "
+            f"{n_selected} features selected on the data but not on a bootstrap sample of it.\n")
 
 
 # ---------------------------------------------------------------- Figs. 2 and 3
@@ -359,9 +358,8 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, fig2: pd.DataFrame, fig3: pd.Data
             verdict("IVFS/Fig4", claim, grows_n and grows_k and corner >= 0.9,
                     f"relative performance (mean over metrics) at the smallest setting {corner:.3f}; non-decreasing "
                     f"in n~ (tolerance 0.01): {grows_n}, in k: {grows_k}."),
-            "", "| k \\ n~/n | " + " | ".join(f"{c:g}" for c in mean.columns) + " |",
-            "|" + "---|" * (len(mean.columns) + 1),
-            *[f"| {k} | " + " | ".join(f"{v:.3f}" for v in row) + " |" for k, row in mean.iterrows()], ""]
+            "", markdown_table([[str(k), *(f"{v:.3f}" for v in row)] for k, row in mean.iterrows()],
+                               ["k \\ n~/n", *(f"{c:g}" for c in mean.columns)])]
     return "\n".join(out), records
 
 

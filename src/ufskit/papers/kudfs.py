@@ -29,6 +29,7 @@ from ..intermediates import read_json
 from ..kernels import distance_ratio, rbf_kernel
 from ..plots import count_axis, finish, method_style, panel_grid, plot_line
 from ..seeds import derive_seed
+from ..tables import markdown_table
 from ..validation import check_data
 from . import claims_frame
 from . import read_published as _read_published
@@ -189,16 +190,12 @@ def table1_markdown(table: pd.DataFrame) -> str:
         "Best over parameters and over 1..d selected features (d = original dimension); K-means ACC",
         "is the mean over runs with Hungarian matching. UDFS: k = 5, gamma = 1e-3, lambda = 1e3.",
         "",
-        "| dataset | d | All Features | UDFS | Kernel UDFS (ours) | kernel UDFS setting, features |",
-        "|---|---|---|---|---|---|",
     ]
-    for r in table.itertuples(index=False):
-        lines.append(
-            f"| {r.dataset} | {r.d} | {_pct(r.all_features)} ({_pct(r.all_features_published)}) "
-            f"| {_pct(r.udfs)} ({_pct(r.udfs_published)}) | {_pct(r.kernel_udfs)} ({_pct(r.kernel_udfs_published)}) "
-            f"| {r.kernel_udfs_setting}, {r.kernel_udfs_n_features} |"
-        )
-    return "\n".join(lines) + "\n"
+    rows = [[r.dataset, r.d, f"{_pct(r.all_features)} ({_pct(r.all_features_published)})",
+             f"{_pct(r.udfs)} ({_pct(r.udfs_published)})", f"{_pct(r.kernel_udfs)} ({_pct(r.kernel_udfs_published)})",
+             f"{r.kernel_udfs_setting}, {r.kernel_udfs_n_features}"] for r in table.itertuples(index=False)]
+    header = ["dataset", "d", "All Features", "UDFS", "Kernel UDFS (ours)", "kernel UDFS setting, features"]
+    return "\n".join(lines) + "\n" + markdown_table(rows, header)
 
 
 def fig2_curves(kernel: pd.DataFrame, competitors: pd.DataFrame, dims: dict,
@@ -326,11 +323,9 @@ def claim_fig2(curves: pd.DataFrame) -> dict:
 def claims_markdown(claims: list[dict]) -> str:
     """The claims report: one verdict per claim with its numbers."""
     lines = ["# Kernel UDFS paper: claims and verdicts", "",
-             "Verdicts are computed from this run's numbers (docs/fidelity/kudfs-paper.md gives the rules).", "",
-             "| claim | verdict | numbers |", "|---|---|---|"]
-    for c in claims:
-        lines.append(f"| {c['claim']} | {'holds' if c['holds'] else 'does not hold'} | {c['evidence']} |")
-    return "\n".join(lines) + "\n"
+             "Verdicts are computed from this run's numbers (docs/fidelity/kudfs-paper.md gives the rules).", ""]
+    rows = [[c["claim"], "holds" if c["holds"] else "does not hold", c["evidence"]] for c in claims]
+    return "\n".join(lines) + "\n" + markdown_table(rows, ["claim", "verdict", "numbers"])
 
 
 def claims_table(claims: list[dict]) -> pd.DataFrame:

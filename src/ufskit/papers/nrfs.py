@@ -18,6 +18,7 @@ from ..plots import count_axis, finish, method_style, panel_grid, plot_line, sha
 from ..seeds import derive_seed
 from ..selectors import make_selector
 from ..selectors.nrfs import adaptive_sigma
+from ..tables import markdown_table
 from . import NOT_RUN, REFERENCE, read_published  # noqa: F401  (read_published: re-exported for the scripts)
 from . import verdict as _verdict
 from .benchmark_stats import random_band
@@ -191,31 +192,29 @@ def table1_markdown(table: pd.DataFrame, count: int) -> str:
              f"Main columns: the generator calibrated to the baselines' published NMI ({SYNTHETIC}); "
              f"'fig. reading': Fig. 1's axes read at face value ({SYNTHETIC_FIGURE}), NMI all / normal / f1-f4 "
              "(all).",
-             "",
-             "| method | NMI all | published | NMI normal | published | runs | f1-f4 (all) | f1-f4 (normal) "
-             "| fig. reading |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    for r in table.itertuples():
-        lines.append(
-            f"| {r.method} | {_fmt(r.nmi_all)} ± {_fmt(r.nmi_all_std, 3)} | {_fmt(r.published_nmi_all)} "
-            f"| {_fmt(r.nmi_normal)} ± {_fmt(r.nmi_normal_std, 3)} | {_fmt(r.published_nmi_normal)} | {r.runs} "
-            f"| {_fmt(r.informative_share_all, 2)} | {_fmt(r.informative_share_normal, 2)} "
-            f"| {_fmt(r.nmi_all_fig)} / {_fmt(r.nmi_normal_fig)} / {_fmt(r.informative_share_all_fig, 2)} |")
-    return "\n".join(lines) + "\n"
+             ""]
+    rows = [[r.method, f"{_fmt(r.nmi_all)} ± {_fmt(r.nmi_all_std, 3)}", _fmt(r.published_nmi_all),
+             f"{_fmt(r.nmi_normal)} ± {_fmt(r.nmi_normal_std, 3)}", _fmt(r.published_nmi_normal), r.runs,
+             _fmt(r.informative_share_all, 2), _fmt(r.informative_share_normal, 2),
+             f"{_fmt(r.nmi_all_fig)} / {_fmt(r.nmi_normal_fig)} / {_fmt(r.informative_share_all_fig, 2)}"]
+            for r in table.itertuples()]
+    header = ["method", "NMI all", "published", "NMI normal", "published", "runs", "f1-f4 (all)", "f1-f4 (normal)",
+              "fig. reading"]
+    return "\n".join(lines) + "\n" + markdown_table(rows, header)
 
 
 def table2_markdown(summaries: dict, published: pd.DataFrame) -> str:
     """Table II: n, d, classes of each dataset as prepared, the paper's numbers beside."""
     pub = published.set_index("dataset")
-    lines = ["# NRFS Table II: datasets as prepared (paper's values in parentheses)", "",
-             "| dataset | #instances | #features | #clusters | preprocessing |", "|---|---|---|---|---|"]
+    rows = []
     for name, s in summaries.items():
         p = pub.loc[name] if name in pub.index else None
         cell = {key: (f"{s[field]}" if p is None else f"{s[field]} ({int(p[key])})")
                 for key, field in (("instances", "n_samples"), ("features", "n_features"), ("clusters", "n_classes"))}
         steps = ", ".join(step.get("step", "?") for step in s.get("preprocessing", [])) or "none"
-        lines.append(f"| {name} | {cell['instances']} | {cell['features']} | {cell['clusters']} | {steps} |")
-    return "\n".join(lines) + "\n"
+        rows.append([name, cell["instances"], cell["features"], cell["clusters"], steps])
+    return ("# NRFS Table II: datasets as prepared (paper's values in parentheses)\n\n"
+            + markdown_table(rows, ["dataset", "#instances", "#features", "#clusters", "preprocessing"]))
 
 
 # ---- curves from the workflow's metrics tables ----------------------------------------------

@@ -1,7 +1,7 @@
 """Scikit-learn-style unsupervised feature selectors, and the registry the workflow uses.
 
-Adding a selector is one class here (a ``ScoreSelector`` subclass) plus one line
-in ``SELECTORS``; the config then refers to it by that name. Selectors outside the package
+Adding a selector is one class here (a ``ScoreSelector`` subclass, with the allowed values of its
+parameters in its ``_parameter_constraints``) plus one line in ``SELECTORS``; the config then refers to it by that name. Selectors outside the package
 are named by import path or entry point (``plugins``); ``SELECTORS[name]`` resolves those too.
 """
 

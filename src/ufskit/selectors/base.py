@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils._param_validation import validate_parameter_constraints
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..validation import check_scale, column_extremes, flat_features, resolve_count
+from .constraints import FRACTION, POSITIVE_INT
 
 
 def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
@@ -51,20 +51,12 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
     space; ``_to_full`` embeds them back into all d features.
     """
 
+    # a count, a fraction of d, or None (half of d); each subclass merges its own over these
+    # (``{**ScoreSelector._parameter_constraints, ...}``) and scikit-learn's ``_validate_params`` checks them
+    _parameter_constraints: dict = {"n_features_to_select": [None, POSITIVE_INT, FRACTION]}
+
     def __init__(self, n_features_to_select=None):
         self.n_features_to_select = n_features_to_select
-
-    def _validate_params(self) -> None:
-        """Check every constructor parameter against its allowed values, without data (``constraints.constraints_of``).
-
-        The one place of the data-free checks: ``fit`` calls it first, and the workflow calls it at start-up,
-        before any job. A value outside the allowed forms is a ``ValueError`` (scikit-learn's
-        ``InvalidParameterError``) naming the parameter, the accepted forms and the value.
-        """
-        from .constraints import constraints_of  # the table imports the selector modules, which import this one
-
-        validate_parameter_constraints(constraints_of(type(self)), self.get_params(deep=False),
-                                       caller_name=type(self).__name__)
 
     def fit(self, X, y=None):
         """Score every feature of X (y is ignored: the selectors are unsupervised)."""

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import StrOptions
 
 from ..graph import knn_graph, knn_indices, pairwise_sq_dists
 from ..validation import resolve_n_neighbors
 from .base import ScoreSelector
+from .constraints import AUTO, NON_NEGATIVE, POSITIVE, POSITIVE_INT
 
 LOCAL_STRUCTURES = ("lpp", "lle")
 FORMS = ("samples", "features")
@@ -154,6 +156,12 @@ class GLSPFS(ScoreSelector):
     lam_ : the l2,1 weight used (``lam``, or n when lam is None).
     n_neighbors_ : the k used (``n_neighbors`` resolved; None when mu = 0).
     """
+
+    _parameter_constraints: dict = {
+        **ScoreSelector._parameter_constraints, "mu": [NON_NEGATIVE], "lam": [None, POSITIVE],
+        "local": [StrOptions(set(LOCAL_STRUCTURES))], "n_neighbors": [AUTO, POSITIVE_INT],
+        "max_iter": [POSITIVE_INT], "tol": [NON_NEGATIVE],
+    }
 
     def __init__(self, n_features_to_select=None, mu=1.0, lam=None, local="lpp", n_neighbors="auto", max_iter=100, tol=1e-4):
         super().__init__(n_features_to_select=n_features_to_select)

@@ -32,13 +32,17 @@ the rounding drift (and costs at most twice the first product in total).
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
+from sklearn.utils._param_validation import Options
 from sklearn.utils.validation import check_is_fitted
 
 from ..graph import knn_graph
 from ..kernels import kernel_sq_dists
 from ..validation import check_int, resolve_n_neighbors
 from .base import ScoreSelector
+from .constraints import AUTO, POSITIVE, POSITIVE_INT, WEIGHTS
 from .laplacian import laplacian_score
 
 
@@ -54,6 +58,12 @@ class IterativeLaplacianScore(ScoreSelector):
     list; ``scores_ = d - position``), ``n_rounds_`` (graphs built) and
     ``kept_history_`` ((n_rounds_ + 1) x d bool; row t = kept set after round t).
     """
+
+    _parameter_constraints: dict = {
+        **ScoreSelector._parameter_constraints, "variant": [Options(Integral, {1, 2})],
+        "n_drop": [POSITIVE_INT], "n_neighbors": [AUTO, POSITIVE_INT], "weight": [WEIGHTS],
+        "sigma": [None, POSITIVE],
+    }
 
     def __init__(self, n_features_to_select=None, n_drop=1, variant=1, n_neighbors="auto", weight="heat", sigma=None):
         super().__init__(n_features_to_select=n_features_to_select)

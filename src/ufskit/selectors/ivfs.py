@@ -19,10 +19,12 @@ import time
 import warnings
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
 from ..validation import resolve_count
 from .base import ScoreSelector
-from .ivfs_kernel import LOSSES, default_batch_size, subset_losses  # noqa: F401 (re-exported)
+from .constraints import FRACTION, POSITIVE_INT, RANDOM_STATE
+from .ivfs_kernel import DTYPES, LOSSES, default_batch_size, subset_losses  # noqa: F401 (re-exported)
 
 # Least n~ a fractional subset_samples resolves to (IVFS.subset_samples explains why)
 MIN_SUBSET_SAMPLES = 10
@@ -107,6 +109,14 @@ class IVFS(ScoreSelector):
         ``scores_`` a fit with k' subsets gives and the seconds the fit had
         taken when it had evaluated them (measured, drawing included).
     """
+
+    _parameter_constraints: dict = {
+        **ScoreSelector._parameter_constraints, "loss": [StrOptions(set(LOSSES))],
+        "n_subsets": [POSITIVE_INT], "subset_features": [POSITIVE_INT, FRACTION],
+        "subset_samples": [POSITIVE_INT, FRACTION], "batch_size": [None, POSITIVE_INT],
+        "checkpoints": [None, list], "dtype": [StrOptions(set(DTYPES))],
+        "random_state": RANDOM_STATE,
+    }
 
     def __init__(
         self,

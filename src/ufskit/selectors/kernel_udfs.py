@@ -30,12 +30,14 @@ paper prints the RBF denominator as "2 sigma"; ``width_form`` reads it as
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels import kernel_sq_dists, rbf_kernel, rbf_width
 from ..sparse_regression import row_sq_norms
 from ..validation import auto_or_int, check_scale, flat_features
 from .base import ScoreSelector, ranking_from_scores
+from .constraints import AUTO, NON_NEGATIVE, POSITIVE, POSITIVE_INT
 from .udfs import DenseSpectrum, laplacian_from_sq_dists, udfs_iterations
 
 WIDTH_FORMS = {"2sigma2": 1.0, "sigma2": np.sqrt(2.0)}  # RBF denominator -> divisor of sigma in the 2 sigma^2 form
@@ -55,6 +57,14 @@ class KernelUDFS(ScoreSelector):
     ``sigma_`` (RBF width used, None for the linear kernel), ``X_fit_``,
     ``n_neighbors_`` (k resolved: "auto" = min(5, n - 1)).
     """
+
+    _parameter_constraints: dict = {
+        **ScoreSelector._parameter_constraints, "n_clusters": [POSITIVE_INT],
+        "n_neighbors": [AUTO, POSITIVE_INT], "gamma": [NON_NEGATIVE], "lam": [POSITIVE],
+        "max_iter": [POSITIVE_INT], "tol": [NON_NEGATIVE], "kernel": [StrOptions({"rbf", "linear"})],
+        "kernel_const": [POSITIVE], "sigma": [None, POSITIVE],
+        "width_form": [StrOptions(set(WIDTH_FORMS))],
+    }
 
     def __init__(
         self,

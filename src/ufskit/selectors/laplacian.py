@@ -8,6 +8,7 @@ from ..graph import knn_graph
 from ..spectral import rayleigh_quotients
 from ..validation import resolve_n_neighbors
 from .base import ScoreSelector
+from .constraints import AUTO, POSITIVE, POSITIVE_INT, WEIGHTS
 
 
 def laplacian_score(X: np.ndarray, W) -> np.ndarray:
@@ -31,6 +32,11 @@ class LaplacianScore(ScoreSelector):
     ``scores_ = -laplacian_scores_``. Constant features have no L_r (0/0):
     ``fit`` leaves them unscored and ranks them last (NaN in ``laplacian_scores_``).
     """
+
+    _parameter_constraints: dict = {
+        **ScoreSelector._parameter_constraints, "n_neighbors": [AUTO, POSITIVE_INT], "weight": [WEIGHTS],
+        "sigma": [None, POSITIVE],
+    }
 
     def __init__(self, n_features_to_select=None, n_neighbors="auto", weight="heat", sigma=None):
         self.n_features_to_select = n_features_to_select

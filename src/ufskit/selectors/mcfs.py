@@ -13,6 +13,7 @@ from ..lasso_path import lasso_lars_at_cardinalities, use_gram
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
 from ..validation import auto_or_int, resolve_count, resolve_n_neighbors
 from .base import ScoreSelector
+from .constraints import AUTO, FRACTION, POSITIVE, POSITIVE_INT, WEIGHTS
 
 # K by default: Cai's nUseEigenfunction
 DEFAULT_EIGENVECTORS = 5
@@ -74,6 +75,12 @@ class MCFS(ScoreSelector):
     unchanged and divides the scores by c; scaling one feature is not neutral
     (the L1 penalty is not scale-free).
     """
+
+    _parameter_constraints: dict = {
+        **ScoreSelector._parameter_constraints, "n_clusters": [AUTO, POSITIVE_INT],
+        "n_neighbors": [AUTO, POSITIVE_INT], "weight": [WEIGHTS], "sigma": [None, POSITIVE],
+        "max_nonzero": [None, POSITIVE_INT, FRACTION, list],  # a list: one cardinality per count
+    }
 
     def __init__(
         self,

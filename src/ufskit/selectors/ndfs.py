@@ -31,6 +31,7 @@ from ..sparse_regression import EPS, DiagonalRidge, has_converged, l21_norm, rew
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
 from ..validation import auto_or_int, check_int, check_positive
 from .base import ScoreSelector
+from .constraints import AUTO, POSITIVE, POSITIVE_INT, RANDOM_STATE
 
 # F0 = column-normalised (Y + INIT_OFFSET) for the one-hot cluster indicator Y:
 # every entry must start positive or the multiplicative update keeps it at 0
@@ -144,6 +145,13 @@ class NDFS(ScoreSelector):
     iteration, non-increasing up to rounding), ``n_iter_``, and the resolved
     ``n_clusters_``, ``n_neighbors_`` and ``beta_``.
     """
+
+    _parameter_constraints: dict = {
+        **ScoreSelector._parameter_constraints, "n_clusters": [AUTO, POSITIVE_INT],
+        "n_neighbors": [AUTO, POSITIVE_INT], "alpha": [POSITIVE], "beta": [AUTO, POSITIVE],
+        "gamma": [POSITIVE], "max_iter": [POSITIVE_INT], "tol": [POSITIVE],
+        "sigma": [None, POSITIVE], "random_state": RANDOM_STATE,
+    }
 
     def __init__(
         self,

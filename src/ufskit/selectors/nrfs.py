@@ -31,15 +31,19 @@ in most subspaces, computed once (``nrfs_hubs``).
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..graph import knn_graph, pairwise_sq_dists
 from ..sampling import DPS, FDD
 from ..spectral import degrees, rbf_affinity
 from ..validation import auto_or_int, check_int
 from .base import ScoreSelector
+from .constraints import AUTO, POSITIVE, POSITIVE_INT, RANDOM_STATE
 from .nrfs_hubs import HubGram
 
 SIMILARITIES = ("gaussian", "cosine")
@@ -330,6 +334,16 @@ class NRFS(ScoreSelector):
     those same first h features (docs/fidelity/nrfs.md, "Step 8").
     ``scores_`` = m - (position in that order).
     """
+
+    _parameter_constraints: dict = {
+        **ScoreSelector._parameter_constraints, "n_clusters": [AUTO, POSITIVE_INT],
+        "n_neighbors": [None, AUTO, POSITIVE_INT], "n_neighbors_features": [AUTO, POSITIVE_INT],
+        "similarity": [StrOptions(set(SIMILARITIES))],
+        "noise_fraction": [Interval(Real, 0, 1, closed="left")], "ridge": [POSITIVE],
+        "sampling": ["boolean"], "dps_levels": [AUTO, POSITIVE_INT],
+        "fold": [None, Interval(Integral, 0, None, closed="left")], "trivial_spectrum": ["boolean"],
+        "random_state": RANDOM_STATE,
+    }
 
     def __init__(
         self,

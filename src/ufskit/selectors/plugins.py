@@ -118,15 +118,13 @@ def check_params(cls, name: str, params: dict) -> None:
 def check_param_values(cls, name: str, params: dict) -> None:
     """Build selector ``cls`` with ``params`` and check their values without data; SelectorError naming the selector.
 
-    ufskit's selectors check every parameter against ``constraints.constraints_of``; another estimator
-    is checked when it declares scikit-learn's ``_parameter_constraints`` (its ``_validate_params``).
-    An ``__init__`` that refuses the values is reported the same way.
+    The values are checked when the class declares scikit-learn's ``_parameter_constraints`` (every
+    ufskit selector does), by its ``_validate_params``. An ``__init__`` that refuses the values is reported
+    the same way.
     """
-    from .base import ScoreSelector
-
     try:
         estimator = cls(**params)
-        if isinstance(estimator, ScoreSelector) or hasattr(cls, "_parameter_constraints"):
+        if hasattr(cls, "_parameter_constraints"):
             estimator._validate_params()
     except (ValueError, TypeError) as e:
         raise SelectorError(f"selector {name!r}: {e}") from None

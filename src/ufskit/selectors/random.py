@@ -30,7 +30,7 @@ class Random(ScoreSelector):
         Seed of the permutation; an int gives the same order on every fit.
     """
 
-    _parameter_constraints = {"random_state": RANDOM_STATE}
+    _parameter_constraints: dict = {**ScoreSelector._parameter_constraints, "random_state": RANDOM_STATE}
 
     def __init__(self, n_features_to_select=None, random_state=None):
         super().__init__(n_features_to_select=n_features_to_select)

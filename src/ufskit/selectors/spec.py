@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
+from sklearn.utils._param_validation import Options
 
 from ..graph import knn_graph, mean_distance, pairwise_sq_dists
 from ..spectral import (
@@ -13,6 +16,7 @@ from ..spectral import (
 )
 from ..validation import check_int
 from .base import ScoreSelector
+from .constraints import POSITIVE, POSITIVE_INT
 
 STYLES = (1, 2, 3)
 
@@ -73,6 +77,12 @@ class SPEC(ScoreSelector):
     on a feature only through f^, so it is invariant to scaling that feature by
     c != 0 for a fixed graph; phi2 is also shift-invariant, phi1 and phi3 are not.
     """
+
+    _parameter_constraints: dict = {
+        **ScoreSelector._parameter_constraints, "style": [Options(Integral, set(STYLES))],
+        "n_neighbors": [None, POSITIVE_INT], "sigma": [None, POSITIVE],
+        "n_clusters": [None, POSITIVE_INT],  # >= 2 for style 3, checked by fit
+    }
 
     def __init__(self, n_features_to_select=None, style=2, n_neighbors=None, sigma=None, n_clusters=None):
         self.n_features_to_select = n_features_to_select

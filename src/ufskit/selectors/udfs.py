@@ -33,6 +33,7 @@ from ..graph import knn_indices, pairwise_sq_dists
 from ..sparse_regression import EPS, has_converged, l21_norm, reweight, row_sq_norms
 from ..validation import auto_or_int, check_int, check_positive
 from .base import ScoreSelector
+from .constraints import AUTO, POSITIVE, POSITIVE_INT
 
 # the shift-invert pole sits this fraction below the smallest diagonal entry of M + gamma G
 SHIFT_MARGIN = 1e-3
@@ -230,6 +231,12 @@ class UDFS(ScoreSelector):
     Scaling X by s leaves the result unchanged when lam is scaled by s^2 (M
     depends on X and lam only through X / sqrt(lam)).
     """
+
+    _parameter_constraints: dict = {
+        **ScoreSelector._parameter_constraints, "n_clusters": [AUTO, POSITIVE_INT],
+        "n_neighbors": [AUTO, POSITIVE_INT], "gamma": [POSITIVE], "lam": [AUTO, POSITIVE],
+        "max_iter": [POSITIVE_INT], "tol": [POSITIVE],
+    }
 
     def __init__(
         self,
