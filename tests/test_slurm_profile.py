@@ -170,7 +170,7 @@ def small_smoke_config(path) -> str:
     """A config file adding `slurm_smoke`: the generic smoke experiment on wine with two methods
     (every rule of the generic path, in about a dozen jobs, so the test stays short)."""
     experiment = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())["experiments"]["smoke"]
-    experiment.update(datasets=["wine"], methods={m: experiment["methods"][m] for m in ("Variance", "LS")})
+    experiment.update(datasets=["wine"], methods={m: experiment["methods"][m] for m in ("LS", "MCFS")})
     path.write_text(yaml.safe_dump({"run": ["slurm_smoke"], "experiments": {"slurm_smoke": experiment}}))
     return str(path)
 
@@ -191,7 +191,7 @@ def test_smoke_experiment_runs_through_slurm(tmp_path, mirror, partition):
     # the outputs are those of the experiment
     results = tmp_path / "results" / "slurm_smoke"
     summary = pd.read_csv(results / "summary.csv")
-    assert set(summary["dataset"]) == {"wine"} and set(summary["method"]) == {"Variance", "LS"}
+    assert set(summary["dataset"]) == {"wine"} and set(summary["method"]) == {"LS", "MCFS"}
     for metric in ("kmeans_acc", "knn_acc", "cv1nn_acc", "L2", "w11", "fit_seconds"):
         assert metric in set(summary["metric"]), metric
     acc = summary.query("metric == 'knn_acc'")["mean"]
