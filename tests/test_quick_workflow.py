@@ -7,6 +7,7 @@ import zipfile
 import pandas as pd
 import pytest
 import yaml
+from quick_snapshot import differences, snapshot
 from test_workflow import snakemake
 
 from conftest import ROOT
@@ -53,6 +54,10 @@ def test_quick_run_then_report_without_warnings(tmp_path, mirror):
     # the quick run's two readings (config/quick.yaml run_readings), beside the main one
     assert set(ran["reading"]) == {"main", "ivfs_literal_epsilon", "kudfs_width_sigma2"}
     assert (results / "scorecard.md").read_text().startswith("# Scorecard (quick protocol)")
+
+    # numbers unchanged: every table's values (times aside) as in the snapshot (tests/quick_snapshot.py)
+    changed = differences(snapshot(results), pd.read_csv(ROOT / "tests/data/quick_snapshot.csv"))
+    assert changed.empty, f"the quick run's tables differ from tests/data/quick_snapshot.csv:\n{changed.to_string()}"
 
     # the README's report command for the quick run: no warning, every paper's outputs inside
     report = snakemake("--report", "report.zip", *QUICK, cwd=tmp_path, env=env)
