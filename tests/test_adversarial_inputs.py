@@ -93,6 +93,14 @@ def test_flat_column_dropped_by_the_chain_and_ranked_last_by_fit(name):
     assert est.scores_[TARGET] == -np.inf
 
 
+def test_variance_ranks_a_large_variance_column_on_an_offset_first():
+    """The old flatness cut-off (range <= 1e-10 x magnitude) called this column flat and ranked it last."""
+    X = planted()
+    X[:, TARGET] = 3.0 * X[:, TARGET] + 1e12
+    est, _ = fit(default("Variance"), X)
+    assert est.ranking_[TARGET] == 1
+
+
 def test_drop_constant_keeps_a_column_on_a_large_offset():
     X = planted()
     X[:, TARGET] += 1e12
