@@ -94,7 +94,7 @@ def test_objective_decreases_monotonically(rng, shape, mu, local):
     assert np.all(np.diff(obj) <= 1e-12 * obj[:-1]), np.diff(obj)
     assert obj[-1] < obj[0]
     Y, L = structures(X, mu=mu, local=local, n_neighbors=5)
-    XW = X @ est.coef_
+    XW = (X - X.mean(axis=0)) @ est.coef_  # fit centres X: the fit term has an intercept
     value = np.sum((XW - Y) ** 2) + 0.5 * est.scores_.sum() + (0 if L is None else mu * np.sum(XW * (L @ XW)))
     assert value == pytest.approx(obj[-1], rel=1e-10)
 
@@ -123,6 +123,7 @@ def test_converged_solution_satisfies_optimality(rng, mu, local):
     X = rng.standard_normal((30, 8))
     est = GLSPFS(mu=mu, local=local, lam=1.5, n_neighbors=5, max_iter=2000, tol=0).fit(X)
     Y, L = structures(X, mu=mu, local=local, n_neighbors=5)
+    X = X - X.mean(axis=0)  # fit centres X: the fit term has an intercept
     XW = X @ est.coef_
     AXW = XW if L is None else XW + mu * (L @ XW)
     grad = 2 * X.T @ (AXW - Y) + 1.5 * est.coef_ / est.scores_[:, None]

@@ -12,6 +12,7 @@ from selector_checks import assert_deterministic, make_planted, run_check_estima
 
 from ufskit.seeds import derive_seed
 from ufskit.selectors.ivfs import IVFS, inclusion_values, subset_losses
+from ufskit.selectors.ties import tie_keys
 
 
 def direct_ivfs(X, samples, features, loss):
@@ -101,7 +102,7 @@ def test_small_n_scores_are_informative():
         IVFS().fit(X[:2])
 
 
-def test_never_drawn_features_rank_last_by_index(rng):
+def test_never_drawn_features_rank_last_by_the_tie_break(rng):
     X = rng.standard_normal((10, 12))
     est = IVFS(n_subsets=3, subset_features=2, subset_samples=5, random_state=1)
     with pytest.warns(UserWarning, match="never drawn"):
@@ -112,7 +113,10 @@ def test_never_drawn_features_rank_last_by_index(rng):
     assert np.isfinite(est.scores_).all()
     drawn = est.inclusion_counts_ > 0
     assert est.ranking_[never].min() == drawn.sum() + 1
-    assert_array_equal(est.ranking_[never], np.arange(drawn.sum() + 1, 13))  # ascending index order
+    assert_array_equal(np.sort(est.ranking_[never]), np.arange(drawn.sum() + 1, 13))
+    assert_array_equal(est.order_[drawn.sum() :], never[np.argsort(tie_keys(12, 1)[never])])  # seeded, not index
+    # the never-drawn block and features drawn by one subset only (each pair shares its loss) are tied
+    assert est.n_ranked_ == np.sum(np.unique(est.scores_, return_counts=True)[1] == 1) <= drawn.sum()
 
 
 def test_batches_and_distance_paths_agree(rng):

@@ -22,6 +22,7 @@ from ufskit.graph import knn_graph
 from ufskit.lasso_path import lasso_lars_at_cardinality
 from ufskit.selectors import make_selector
 from ufskit.selectors.mcfs import MCFS, spectral_embedding
+from ufskit.selectors.ties import tie_keys
 
 
 def test_embedding_solves_the_generalised_eigenproblem(rng):
@@ -93,13 +94,15 @@ def test_scores_are_the_max_absolute_coefficient():
     assert np.any(est.coef_ < 0)  # a signed max would rank these features last
 
 
-def test_zero_coefficient_features_rank_last_by_index():
+def test_zero_coefficient_features_rank_last_by_the_tie_break():
     X = make_planted().X
     est = MCFS(n_clusters=2, max_nonzero=3).fit(X)
     zero = np.flatnonzero(est.scores_ == 0)
     nonzero = np.flatnonzero(est.scores_ > 0)
     assert 3 <= nonzero.size <= 6 and zero.size == X.shape[1] - nonzero.size
-    assert_array_equal(est.ranking_[zero], np.arange(nonzero.size + 1, X.shape[1] + 1))
+    assert est.n_ranked_ == nonzero.size
+    assert_array_equal(np.sort(est.ranking_[zero]), np.arange(nonzero.size + 1, X.shape[1] + 1))
+    assert_array_equal(est.order_[nonzero.size :], zero[np.argsort(tie_keys(X.shape[1])[zero])])
 
 
 def test_default_cardinality_is_the_whole_path_and_independent_of_the_count():

@@ -211,9 +211,25 @@ def test_drop_constant_hand_case():
     Y, keep, info = drop_constant(X)  # columns 0 and 1 never change
     assert keep.tolist() == [False, False, True, True]
     assert Y.tolist() == [[2, 0], [3, 0], [2, 1]]
-    assert info == {"n_removed": 2, "n_kept": 2}
+    assert info == {"n_removed": 2, "n_kept": 2, "n_near_constant": 0, "first_removed": [0, 1]}
     with pytest.raises(ValueError, match="every feature is constant"):
         drop_constant(np.ones((3, 2)))
+
+
+def test_drop_constant_uses_the_library_flatness_rule(caplog):
+    """Near-constant (flat by validation.flat_features) goes, an offset column stays; both counted and logged."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 4))
+    X[:, 1] = 3.0 + 1e-12 * rng.standard_normal(30)  # flat: range 1e-12 of the other columns'
+    X[:, 2] += 1e12  # std 1 on an offset: not flat
+    X[:, 3] = 7.0
+    with caplog.at_level("INFO", logger="ufskit.preprocess"):
+        Y, keep, info = drop_constant(X)
+    assert keep.tolist() == [True, False, True, False]
+    assert info == {"n_removed": 2, "n_kept": 2, "n_near_constant": 1, "first_removed": [1, 3]}
+    assert "removed 2 of 4 features (1 exactly constant, 1 near-constant" in caplog.text
+    with pytest.raises(ValueError, match="near-constant.*drop_constant"):
+        zscore(X[:, :3])
 
 
 def test_steps_reject_nan():
@@ -247,7 +263,7 @@ def test_chain_records_floors_and_counts_and_leaves_input_alone():
     steps = out.info["preprocessing"]
     assert [s["step"] for s in steps] == ["earlier", "log10", "drop_constant", "quantile"]
     assert steps[1]["floor"] == 10.0 and steps[1]["n_floored"] == 4
-    assert steps[2] == {"step": "drop_constant", "n_removed": 1, "n_kept": 3}
+    assert steps[2] == {"step": "drop_constant", "n_removed": 1, "n_kept": 3, "n_near_constant": 0, "first_removed": [1]}
     assert out.feature_names.tolist() == ["g0", "g2", "g3"]
     assert out.info["source"] == "toy"
     json.dumps(out.info)  # the summary must be JSON

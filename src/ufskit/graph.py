@@ -15,21 +15,32 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .validation import shifted_to_minimum
+
 
 def pairwise_sq_dists(X: np.ndarray, Y: np.ndarray | None = None, products: np.ndarray | None = None) -> np.ndarray:
     """Squared Euclidean distances by one BLAS product, exact zeros for identical points.
 
-    ||x||^2 + ||y||^2 - 2 x'y cancels: for identical points it leaves rounding
-    noise of order eps (||x||^2 + ||y||^2), which a square root turns into a
-    spurious distance of ~1e-7 relative. Values below 1e-12 of that scale
-    (unresolvable by this formula) are set to 0, negatives included, so
-    duplicates are at distance exactly 0 (the diagonal too). ``products`` may
-    pass X @ Y' computed otherwise (a sparse product on mostly-zero data); it
-    is overwritten.
+    The columns are first shifted to their minimum (``validation.shifted_to_minimum``,
+    X and Y by the same shift), so a feature on a large offset loses no
+    precision: the norms below are of the spread, not of the offset. ||x||^2 + ||y||^2 - 2 x'y cancels:
+    for identical points it leaves rounding noise of order eps (||x||^2 +
+    ||y||^2), which a square root turns into a spurious distance of ~1e-7
+    relative. Values below 1e-12 of that scale (unresolvable by this formula)
+    are set to 0, negatives included, so duplicates are at distance exactly 0
+    (the diagonal too). ``products`` may pass X @ Y' computed otherwise (a
+    sparse product on mostly-zero data); it is overwritten, and X and Y are
+    then used as they are (a shift would have to be applied to the products too).
     """
     X = np.asarray(X, dtype=np.float64)
     same = Y is None
     Y = X if same else np.asarray(Y, dtype=np.float64)
+    if products is None and X.size and Y.size:
+        if same:
+            (X,) = shifted_to_minimum(X)
+            Y = X
+        else:
+            X, Y = shifted_to_minimum(X, Y)
     xx = np.einsum("ij,ij->i", X, X)
     yy = xx if same else np.einsum("ij,ij->i", Y, Y)
     scale = np.add.outer(xx, yy)

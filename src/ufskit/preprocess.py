@@ -14,15 +14,20 @@ from __future__ import annotations
 
 import copy
 import inspect
+import logging
 import numbers
 
 import numpy as np
 from scipy.stats import rankdata
 
 from .data import Dataset
-from .validation import check_data, check_no_constant
+from .validation import check_data, check_no_constant, flat_features
 
 QUANTILE_TIES = ("interpolate", "mean")
+# drop_constant's summary names at most this many of the removed columns
+DROPPED_LISTED = 20
+
+logger = logging.getLogger(__name__)
 
 
 def _matrix(X, step: str) -> np.ndarray:
@@ -52,7 +57,8 @@ def _inv_sqrt(v: np.ndarray) -> np.ndarray:
 def zscore(X):
     """Each feature to mean 0 and population standard deviation 1 (ddof=0, as in IVFS).
 
-    A constant feature has no z-score: it is an error, pointing to ``drop_constant``.
+    A flat feature (constant, or near-constant by ``validation.flat_features``) has no
+    meaningful z-score: it is an error, pointing to ``drop_constant``.
     """
     X = _matrix(X, "zscore")
     check_no_constant(X, name="input of step 'zscore'")
@@ -163,12 +169,30 @@ def binormalize(X):
 
 
 def drop_constant(X):
-    """Remove features whose range is zero; ``keep`` marks the survivors."""
+    """Remove the flat features: the library's one rule (``validation.flat_features``); ``keep`` marks the survivors.
+
+    Flat = constant, or varying by at most 1e-10 of the largest feature range
+    (or by rounding), so that a later ``zscore`` cannot blow a near-constant
+    column up to unit variance. The summary counts the exactly constant and
+    the near-constant columns removed and names the first of them; the step
+    logs the same.
+    """
     X = _matrix(X, "drop_constant")
-    keep = np.ptp(X, axis=0) > 0
-    if not keep.any():
+    flat = flat_features(X)
+    if flat.all():
         raise ValueError("drop_constant: every feature is constant; nothing would be left.")
-    return X[:, keep], keep, {"n_removed": int((~keep).sum()), "n_kept": int(keep.sum())}
+    removed = np.flatnonzero(flat)
+    n_near = int(np.count_nonzero(np.ptp(X[:, removed], axis=0)))
+    info = {
+        "n_removed": int(removed.size),
+        "n_kept": int(X.shape[1] - removed.size),
+        "n_near_constant": n_near,
+        "first_removed": removed[:DROPPED_LISTED].tolist(),
+    }
+    if removed.size:
+        logger.info("drop_constant: removed %d of %d features (%d exactly constant, %d near-constant; first: %s)",
+                    removed.size, X.shape[1], removed.size - n_near, n_near, info["first_removed"])
+    return X[:, ~flat], ~flat, info
 
 
 STEPS = {

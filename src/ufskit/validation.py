@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -32,23 +33,34 @@ def check_data(X, *, name: str = "X", min_samples: int = 2) -> np.ndarray:
 
 
 def check_no_constant(X: np.ndarray, *, name: str = "X") -> None:
-    """Raise if a feature is constant: several scores are 0/0 on such columns."""
-    const = np.flatnonzero(np.ptp(X, axis=0) == 0)
+    """Raise if a feature is flat (``flat_features``): several scores are 0/0 on such columns."""
+    const = np.flatnonzero(flat_features(X))
     if const.size:
         raise ValueError(
-            f"{name} has {const.size} constant features (first: {const[:5].tolist()}); "
+            f"{name} has {const.size} constant or near-constant features (first: {const[:5].tolist()}); "
             "remove them first (preprocessing step 'drop_constant')."
         )
 
 
-# Degenerate input, one policy for every selector (README "Degenerate input").
-# A column whose range is at most FLAT_RELATIVE of its largest magnitude varies only at the level of
-# rounding: it is constant for every purpose and is scored last, never first.
+# Degenerate input, one policy for every selector and for the preprocessing step 'drop_constant'
+# (docs/fidelity/numerics.md). A column is flat when its range (its centred spread: an offset does not change
+# it) is at most FLAT_RELATIVE of the largest column range of X, or at most FLAT_ULPS units in the last place
+# of its own magnitude (it varies only by rounding). Flat columns are constant for every purpose and are
+# scored last, never first. A column with std 1 on an offset of 1e12 is not flat: its range is that of the
+# other columns and some 10^4 ulps of its magnitude.
 FLAT_RELATIVE = 1e-10
+FLAT_ULPS = 16
 # Beyond these magnitudes squared distances and Gram matrices over- or underflow in float64: an X whose
 # largest value lies outside is refused; a column entirely below MIN_ABS_VALUE (its squares underflow) is flat.
 MAX_ABS_VALUE = 1e100
 MIN_ABS_VALUE = 1e-100
+# Scale-sensitive selectors warn (ScaleWarning) when a scored column's range is below this fraction of the
+# largest one: their regressions reward a column for being small (docs/fidelity/numerics.md).
+SCALE_WARN_RATIO = 1e-6
+
+
+class ScaleWarning(UserWarning):
+    """A scale-sensitive selector was given columns of very different spreads: standardise X first."""
 
 
 def column_extremes(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -57,15 +69,71 @@ def column_extremes(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def flat_features(X: np.ndarray, extremes=None) -> np.ndarray:
-    """Boolean mask of the flat columns of X: range <= FLAT_RELATIVE x magnitude, or magnitude < MIN_ABS_VALUE.
+    """Boolean mask of the flat columns of X (the rule above), and of the columns entirely below MIN_ABS_VALUE.
 
-    The first are constant up to rounding; the second (e.g. a column of
-    1e-150 among columns of order 1) have squares that underflow, so no score
-    built on them means anything. ``extremes``: ``column_extremes(X)``, if known.
+    The range hi - lo is the column's spread about any centre, so shifting a
+    column does not make it flat; the comparison with the largest range makes
+    ``3 + 1e-12 * noise`` beside columns of order 1 flat, whatever its offset.
+    The second kind (e.g. a column of 1e-150 among columns of order 1) has
+    squares that underflow, so no score built on it means anything.
+    ``extremes``: ``column_extremes(X)``, if known.
     """
     lo, hi = column_extremes(X) if extremes is None else extremes
+    spread = hi - lo
     magnitude = np.maximum(np.abs(lo), np.abs(hi))
-    return ((hi - lo) <= FLAT_RELATIVE * magnitude) | (magnitude < MIN_ABS_VALUE)
+    rounding = FLAT_ULPS * np.finfo(np.float64).eps * magnitude
+    largest = spread.max() if spread.size else 0.0
+    return (spread <= FLAT_RELATIVE * largest) | (spread <= rounding) | (magnitude < MIN_ABS_VALUE)
+
+
+def shifted_to_minimum(X: np.ndarray, *others: np.ndarray) -> tuple[np.ndarray, ...]:
+    """X and ``others`` (same columns) minus the columns' common minimum, as new C-ordered arrays.
+
+    Distances and Gram matrices of the shifted data lose no precision to a
+    column's offset (||x||^2 of a column at 1e7 swamps its spread). The shift
+    is a data value, so a column moved by an exactly representable constant
+    gives bit-identical output ((x + c) - (min + c) rounds as x - min does),
+    and integer data stays integer (exact distances, exact ties).
+    """
+    lo = X.min(axis=0)
+    for other in others:
+        lo = np.minimum(lo, other.min(axis=0))
+    return tuple(np.subtract(A, lo, order="C") for A in (X, *others))
+
+
+def centred(X: np.ndarray) -> np.ndarray:
+    """X with every column at mean 0: ``shifted_to_minimum``, then the mean of the result subtracted.
+
+    For the selectors whose computation is shift-invariant, or made so (an
+    intercept): the output is bit-identical under an exact offset, and does
+    not depend on X's memory layout.
+    """
+    (Xc,) = shifted_to_minimum(X)
+    Xc -= Xc.mean(axis=0)
+    return Xc
+
+
+def power_of_two(value: float) -> float:
+    """``value`` rounded to the nearest power of 2 (in log scale): dividing by it is exact."""
+    return float(2.0 ** np.round(np.log2(value)))
+
+
+def warn_if_scale_sensitive(X: np.ndarray, selector: str) -> None:
+    """Warn (``ScaleWarning``) when the smallest column range of X is below SCALE_WARN_RATIO of the largest.
+
+    Called by the selectors whose scores depend on each column's scale
+    (regression coefficients: MCFS, NDFS, UDFS, GLSPFS; MCFS and UDFS rank a
+    near-constant column first), so that such a column never wins silently.
+    """
+    spread = np.ptp(X, axis=0)
+    if spread.size and spread.min() < SCALE_WARN_RATIO * spread.max():
+        warnings.warn(
+            f"{selector} is scale-sensitive: a scored feature spans {spread.min():.3g}, below {SCALE_WARN_RATIO:g} "
+            f"of the largest feature range ({spread.max():.3g}), and a column's coefficient depends on its scale; "
+            "standardise X (preprocessing 'zscore') or drop such columns.",
+            ScaleWarning,
+            stacklevel=4,
+        )
 
 
 def check_scale(X: np.ndarray, *, name: str = "X", extremes=None) -> None:

@@ -9,6 +9,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..validation import check_scale, column_extremes, flat_features, resolve_count
 from .constraints import FRACTION, POSITIVE_INT
+from .ties import rank_with_ties
 
 
 def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
@@ -43,7 +44,10 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
     ``-inf`` and the last ranks (``degenerate_features_`` lists them).
     An X with no varying column is refused. ``fit`` stores ``scores_``,
     ``ranking_`` (``ranking_[i]`` is the rank of feature i, 1 = best) and
-    ``n_features_in_``; ``get_support``/``transform`` keep the
+    ``n_features_in_``, and ``n_ranked_``: equal scores are ordered by a seeded
+    permutation, not by column order, and ``n_ranked_`` counts the features
+    tied with no other (``ties.rank_with_ties``; d when nothing ties);
+    ``get_support``/``transform`` keep the
     ``n_features_to_select`` best (an int, a fraction of d, or None for half).
     Selectors whose native score is "smaller is better" negate it in ``scores_``
     and keep the native value in an attribute of their own. Per-feature fitted
@@ -77,7 +81,7 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
         if scores.shape != (self._scored.size,):
             raise RuntimeError(f"{type(self).__name__}._score returned shape {scores.shape}.")
         self.scores_ = self._to_full(scores, fill=-np.inf)
-        self.ranking_ = ranking_from_scores(self.scores_)
+        self.ranking_, self.n_ranked_ = rank_with_ties(self.scores_, getattr(self, "random_state", None))
         return self
 
     def _to_full(self, values, fill=0.0, axis: int = 0) -> np.ndarray:

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions
 
 from ..graph import knn_graph, knn_indices, pairwise_sq_dists
-from ..validation import resolve_n_neighbors
+from ..validation import centred, power_of_two, resolve_n_neighbors, warn_if_scale_sensitive
 from .base import ScoreSelector
 from .constraints import AUTO, NON_NEGATIVE, POSITIVE, POSITIVE_INT
 
@@ -132,12 +132,15 @@ class GLSPFS(ScoreSelector):
         Weight of the local-structure term; 0 keeps only the global kernel fit (SPFS-like).
     lam : float > 0 or None
         Weight of the l2,1 penalty, in the units of the unscaled objective above
-        (the authors' unsupervised code). None (default) = n, resolved at fit
-        (``lam_``): ||XW - Y||^2 and X'X grow with n while ||W||_{2,1} does not,
+        (the authors' unsupervised code). None (default) = n s, resolved at fit
+        (``lam_``), with s the median column standard deviation rounded to a
+        power of 2 (s = 1 on z-scored data): ||XW - Y||^2 and X'X grow with n while ||W||_{2,1} does not,
         so a fixed lam fades on large or z-scored data (X'X ~ n I); lam = n is
         lambda = 1 of the first author's supervised demo, which divides the fit
-        term by n. mu is not scaled: tr(W'X'LXW) sums over the graph's edges and
-        grows with n like the fit term.
+        term by n. The factor s keeps the default meaningful at any scale (W
+        scales as 1/s): without it X at 1e-90 gets W = 0, every score equal.
+        mu is not scaled: tr(W'X'LXW) sums over the graph's edges and grows
+        with n like the fit term.
     local : {"lpp", "lle"}
         Local structure: Laplacian of the kNN graph weighted by the global kernel
         (LPP), or the LLE reconstruction matrix (I - R)'(I - R).
@@ -153,8 +156,17 @@ class GLSPFS(ScoreSelector):
     objective_ : objective value after each iteration (non-increasing).
     n_iter_ : number of iterations run.
     kernel_width_ : t of the global kernel exp(-d^2 / t).
-    lam_ : the l2,1 weight used (``lam``, or n when lam is None).
+    lam_ : the l2,1 weight used (``lam``, or n s when lam is None).
     n_neighbors_ : the k used (``n_neighbors`` resolved; None when mu = 0).
+
+    X is centred first (the fit term gets an intercept; z-scored data is
+    centred already), so an offset on a column changes nothing, and the
+    iteration runs on X / s with lam / s, the same problem at unit scale
+    (s as for lam=None).
+    GLSPFS is scale-sensitive (a small column needs a large row w_i): a column
+    whose range is below 1e-6 of the largest gives a ``ScaleWarning``. A fit in
+    which every row of W is 0 (lam outweighs the fit entirely) is an error,
+    not a ranking.
     """
 
     _parameter_constraints: dict = {
@@ -183,11 +195,23 @@ class GLSPFS(ScoreSelector):
 
     def _score(self, X):
         self.n_neighbors_ = None if self.mu == 0 else resolve_n_neighbors(self.n_neighbors, X.shape[0])
+        X = centred(X)
+        warn_if_scale_sensitive(X, "GLSPFS")
+        s = power_of_two(np.median(X.std(axis=0)))
+        X = X / s  # exact; W of the scaled problem is s W
         D2 = pairwise_sq_dists(X)
-        S, self.kernel_width_ = global_kernel(D2)
-        L = self.local_structure(X, D2, self.kernel_width_)
-        self.lam_ = float(X.shape[0] if self.lam is None else self.lam)
-        W, self.objective_ = glspfs_fit(X, kernel_factor(S), L, self.mu, self.lam_, self.max_iter, self.tol)
+        S, width = global_kernel(D2)
+        self.kernel_width_ = width * s**2
+        L = self.local_structure(X, D2, width)
+        self.lam_ = float(X.shape[0] * s if self.lam is None else self.lam)
+        W, self.objective_ = glspfs_fit(X, kernel_factor(S), L, self.mu, self.lam_ / s, self.max_iter, self.tol)
+        W /= s
         self.coef_ = self._to_full(W, 0.0)
         self.n_iter_ = self.objective_.size
-        return np.sqrt(np.einsum("ij,ij->i", W, W))
+        scores = np.sqrt(np.einsum("ij,ij->i", W, W))
+        if not scores.any():
+            raise ValueError(
+                f"GLSPFS: every row of W is 0, so no feature is preferred: lam={self.lam_:.3g} outweighs the fit "
+                f"at X's scale (median feature std about {s:.3g}); lower lam or standardise X."
+            )
+        return scores

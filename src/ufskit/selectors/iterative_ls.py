@@ -40,10 +40,11 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..graph import knn_graph
 from ..kernels import kernel_sq_dists
-from ..validation import check_int, resolve_n_neighbors
+from ..validation import centred, check_int, resolve_n_neighbors
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT, WEIGHTS
 from .laplacian import laplacian_score
+from .ties import tied_order
 
 
 class IterativeLaplacianScore(ScoreSelector):
@@ -88,6 +89,7 @@ class IterativeLaplacianScore(ScoreSelector):
 
     def _score(self, X):
         self._check_params(X.shape[0])
+        X = centred(X)  # the kept columns' Gram matrix loses no precision to an offset (LS is shift-invariant)
         d = X.shape[1]
         history, dropped = [np.ones(d, dtype=bool)], []
         for ranked, m_new in self._rounds(X, self._target_size(d)):
@@ -98,10 +100,14 @@ class IterativeLaplacianScore(ScoreSelector):
         self.kept_history_ = self._to_full(np.asarray(history), False, axis=1)
         order = _survival_order(ranked[:m_new], dropped, history)
         # in all d features: the flat columns fit leaves unscored come last
-        self.survival_order_ = np.concatenate([self._scored[order], self.degenerate_features_])
+        self.survival_order_ = np.concatenate([self._scored[order], self._flat_order()])
         scores = np.empty(d)
         scores[order] = d - np.arange(d)
         return scores
+
+    def _flat_order(self) -> np.ndarray:
+        """The flat columns ``fit`` leaves unscored, in the order ``ranking_`` puts them (the seeded tie-break)."""
+        return tied_order(self.degenerate_features_, self.n_features_in_)
 
     def _rounds(self, X, target: int):
         """Yield ``(ranked, m_new)`` per round: candidates best-first by this round's LS, and the size kept.
@@ -145,8 +151,8 @@ class IterativeLaplacianScore(ScoreSelector):
         out, size = {}, n_scored
         for ranked, m_new in self._rounds(self._fit_X, min(counts[0], n_scored)):
             if size == n_scored:  # the first round ranks every scored feature: the selections of c >= n_scored,
-                # with the flat columns after them in index order (they rank last)
-                out.update({c: np.concatenate([self._scored[ranked], self.degenerate_features_[: c - n_scored]])
+                # with the flat columns after them in the order of ranking_ (they rank last)
+                out.update({c: np.concatenate([self._scored[ranked], self._flat_order()[: c - n_scored]])
                             for c in counts if c >= n_scored})
             out.update({c: self._scored[ranked[:c]] for c in counts if m_new <= c < size})
             size = m_new

@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
-from ..validation import resolve_count
+from ..validation import centred, resolve_count
 from .base import ScoreSelector
 from .constraints import FRACTION, POSITIVE_INT, RANDOM_STATE
 from .ivfs_kernel import DTYPES, LOSSES, default_batch_size, subset_losses  # noqa: F401 (re-exported)
@@ -103,7 +103,9 @@ class IVFS(ScoreSelector):
         flat columns ``fit`` leaves unscored, whose ``ivfs_scores_`` are NaN).
     n_never_drawn_ : number of features no subset drew. They cannot be scored;
         ``scores_`` puts them after every drawn feature (min drawn score - 1),
-        tied among themselves and so ordered by index, and a warning is issued.
+        tied among themselves: ``ranking_`` orders them by the seeded tie-break
+        permutation (``ties.tie_keys``), ``n_ranked_`` leaves them out, and a
+        warning is issued.
     subset_losses_ : the k losses, in draw order.
     checkpoint_scores_, checkpoint_seconds_ : for each checkpoint k', the
         ``scores_`` a fit with k' subsets gives and the seconds the fit had
@@ -171,6 +173,7 @@ class IVFS(ScoreSelector):
             raise ValueError(f"IVFS needs X with at least 3 samples, got {n}: the distances of 2 points, divided "
                              "by their largest, are the same on every feature subset.")
         _, m, p = self._subset_sizes(n, d)
+        X = centred(X)  # distances are shift-invariant; the subset Gram matrices lose nothing to an offset
         self.subset_samples_, self.subset_features_ = m, p
         stops = self._checkpoints()
         rng = np.random.default_rng(self.random_state)

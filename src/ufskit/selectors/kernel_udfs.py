@@ -36,8 +36,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..kernels import kernel_sq_dists, rbf_kernel, rbf_width
 from ..sparse_regression import row_sq_norms
 from ..validation import auto_or_int, check_scale, flat_features
-from .base import ScoreSelector, ranking_from_scores
+from .base import ScoreSelector
 from .constraints import AUTO, NON_NEGATIVE, POSITIVE, POSITIVE_INT
+from .ties import rank_with_ties
 from .udfs import DenseSpectrum, laplacian_from_sq_dists, udfs_iterations
 
 WIDTH_FORMS = {"2sigma2": 1.0, "sigma2": np.sqrt(2.0)}  # RBF denominator -> divisor of sigma in the 2 sigma^2 form
@@ -55,7 +56,8 @@ class KernelUDFS(ScoreSelector):
     in the instance basis; used to check the derivation).
     Attributes: ``W_`` (n x c), ``objective_`` (per iteration), ``n_iter_``,
     ``sigma_`` (RBF width used, None for the linear kernel), ``X_fit_``,
-    ``n_neighbors_`` (k resolved: "auto" = min(5, n - 1)).
+    ``n_neighbors_`` (k resolved: "auto" = min(5, n - 1)), ``n_ranked_`` (kernel
+    features tied with no other; equal scores are ordered by ``ties.tie_keys``).
     """
 
     _parameter_constraints: dict = {
@@ -133,7 +135,7 @@ class KernelUDFS(ScoreSelector):
         self.W_, self.objective_ = udfs_iterations(spectrum, self.n_clusters, self.gamma, self.max_iter, self.tol)
         self.n_iter_ = len(self.objective_)
         self.scores_ = np.sqrt(row_sq_norms(self.W_))
-        self.ranking_ = ranking_from_scores(self.scores_)
+        self.ranking_, self.n_ranked_ = rank_with_ties(self.scores_)
         return self
 
     def kernel_features(self, X) -> np.ndarray:

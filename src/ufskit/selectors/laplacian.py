@@ -6,7 +6,7 @@ import numpy as np
 
 from ..graph import knn_graph
 from ..spectral import rayleigh_quotients
-from ..validation import resolve_n_neighbors
+from ..validation import centred, resolve_n_neighbors
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT, WEIGHTS
 
@@ -46,6 +46,7 @@ class LaplacianScore(ScoreSelector):
 
     def _score(self, X):
         self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, X.shape[0])
+        X = centred(X)  # the score is shift-invariant; centring keeps it exact under large offsets
         W = knn_graph(X, n_neighbors=self.n_neighbors_, weight=self.weight, sigma=self.sigma)
         native = laplacian_score(X, W)
         self.laplacian_scores_ = self._to_full(native, np.nan)

@@ -11,9 +11,17 @@ from ..blas import single_threaded_blas
 from ..graph import knn_graph
 from ..lasso_path import lasso_lars_at_cardinalities, use_gram
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
-from ..validation import auto_or_int, resolve_count, resolve_n_neighbors
+from ..validation import (
+    auto_or_int,
+    centred,
+    power_of_two,
+    resolve_count,
+    resolve_n_neighbors,
+    warn_if_scale_sensitive,
+)
 from .base import ScoreSelector
 from .constraints import AUTO, FRACTION, POSITIVE, POSITIVE_INT, WEIGHTS
+from .ties import order_with_ties, tie_keys
 
 # K by default: Cai's nUseEigenfunction
 DEFAULT_EIGENVECTORS = 5
@@ -34,10 +42,11 @@ def mcfs_coefficients(X: np.ndarray, W, n_clusters: int, cardinalities) -> np.nd
 
     Returns an array of shape (len(cardinalities), d, K): for every cardinality,
     one column per eigenvector, all from one LARS-lasso path per eigenvector. No
-    intercept, as in the paper's min ||y_k - X a_k||^2 and Cai's code; for
-    column-centred X (e.g. z-scored) an intercept would change nothing since
-    X'(y - mean(y)) = X'y. The K regressions share X'X when it pays for itself
-    (``use_gram``: a path takes about min(max cardinality, n) steps).
+    intercept, as in the paper's min ||y_k - X a_k||^2 and Cai's code: ``MCFS``
+    passes column-centred X (z-scored data is centred already), for which an
+    intercept would change nothing since X'(y - mean(y)) = X'y. The K
+    regressions share X'X when it pays for itself (``use_gram``: a path takes
+    about min(max cardinality, n) steps).
     """
     n, d = X.shape
     Y = spectral_embedding(W, n_clusters)
@@ -67,8 +76,16 @@ class MCFS(ScoreSelector):
     features with cardinality c for every c in the list, and
     ``scores_``/``coef_`` are those of the largest.
 
+    X is centred first (an intercept), so that an offset on a column changes
+    nothing; z-scored data is centred already. MCFS is scale-sensitive (a
+    column's coefficient grows as the column shrinks): a column whose range is
+    below 1e-6 of the largest gives a ``ScaleWarning``.
+
     Features whose coefficient is zero in every regression score 0 and are
-    ranked after all non-zero ones, ties by feature index. Attributes: ``coef_``
+    ranked after all non-zero ones; among themselves they are tied, ordered
+    by a fixed seeded permutation (``ties.tie_keys``), not by column index, and
+    ``n_ranked_`` counts the features with a non-zero, untied score (on d >> n
+    data about min(n, d) x K at most, far below d). Attributes: ``coef_``
     (d x K), ``max_nonzero_`` (the cardinality of ``coef_``), ``coef_by_cardinality_``
     ({cardinality: d x K}), and the resolved ``n_clusters_`` and
     ``n_neighbors_``. Scaling all features by c > 0 leaves the ranking
@@ -116,10 +133,12 @@ class MCFS(ScoreSelector):
                              f"samples has at most n_samples - 1 = {n - 1} non-trivial ones.")
         self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, n)
         cardinalities = self._cardinalities(X.shape[1])
+        X = centred(X)
+        warn_if_scale_sensitive(X, "MCFS")
         W = knn_graph(X, n_neighbors=self.n_neighbors_, weight=self.weight, sigma=self.sigma)
         # the LARS tolerances are absolute: run it on X scaled by a power of 2 (exact) to unit RMS, then
         # undo the scale on the coefficients (the embedding does not depend on a global scale)
-        scale = 2.0 ** np.round(np.log2(np.sqrt(np.mean(X**2))))
+        scale = power_of_two(np.sqrt(np.mean(X**2)))
         with single_threaded_blas():  # hundreds of small BLAS calls per LARS path: see ufskit.blas
             coefs = mcfs_coefficients(X / scale, W, n_clusters, cardinalities) / scale
         self.coef_by_cardinality_ = {c: self._to_full(coef, 0.0) for c, coef in zip(cardinalities, coefs, strict=True)}
@@ -132,11 +151,12 @@ class MCFS(ScoreSelector):
         (``max_nonzero`` listing c), else the top of the one ranking."""
         check_is_fitted(self, "coef_")
         d = self.coef_.shape[0]
+        keys = tie_keys(d)
         out = {}
         for value in [counts] if isinstance(counts, numbers.Number) else counts:
             c = resolve_count(value, d, name="count")
             coef = self.coef_by_cardinality_.get(c, self.coef_)
             scores = np.abs(coef).max(axis=1)
             scores[self.degenerate_features_] = -np.inf  # unscored flat columns come last, as in ranking_
-            out[c] = np.argsort(-scores, kind="stable")[:c]
+            out[c] = order_with_ties(scores, keys)[:c]
         return out

@@ -14,7 +14,7 @@ from ..spectral import (
     rbf_affinity,
     smallest_nontrivial_eigenpairs,
 )
-from ..validation import check_int
+from ..validation import centred, check_int
 from .base import ScoreSelector
 from .constraints import POSITIVE, POSITIVE_INT
 
@@ -93,9 +93,14 @@ class SPEC(ScoreSelector):
 
     def _score(self, X):
         _check_style(self.style)
+        if self.style == 2:  # phi2 is shift-invariant: centring keeps it exact under large offsets
+            X = centred(X)
         D2 = pairwise_sq_dists(X)
         if self.n_neighbors is None:
-            W = rbf_affinity(D2, mean_distance(D2) if self.sigma is None else self.sigma)
+            sigma = mean_distance(D2) if self.sigma is None else self.sigma
+            if sigma == 0:
+                raise ValueError("all samples of X coincide: the RBF width (mean pairwise distance) is 0.")
+            W = rbf_affinity(D2, sigma)
         else:
             k = check_int(self.n_neighbors, "n_neighbors")
             W = knn_graph(X, n_neighbors=k, weight="heat", sigma=self.sigma, D2=D2)

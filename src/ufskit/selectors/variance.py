@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..validation import centred
 from .base import ScoreSelector
 
 
@@ -9,11 +10,12 @@ class Variance(ScoreSelector):
     """Rank features by their variance, largest first.
 
     The variance is the population variance (ddof=0); it is scale-dependent by
-    definition, so scaling a feature by c multiplies its score by c**2.
+    definition, so scaling a feature by c multiplies its score by c**2. It is
+    computed on the centred columns, so an offset (up to 1e12) leaves it unchanged.
     """
 
     def __init__(self, n_features_to_select=None):
         super().__init__(n_features_to_select=n_features_to_select)
 
     def _score(self, X):
-        return X.var(axis=0)
+        return centred(X).var(axis=0)
