@@ -125,3 +125,19 @@ def test_run_batched_prefixes_ignore_per_count_subsets(rng, monkeypatch):
                   method="m")
     assert not seen[0].subsets  # every count a prefix of the order
     assert sorted(seen[1].subsets) == [2, 3]  # the generic path keeps MCFS's per-count subsets
+
+
+@pytest.mark.skipif("n_ranked" not in R._SELECTION_FIELDS, reason="the Selection records no n_ranked")
+def test_selection_records_how_many_features_have_a_determined_rank(rng, monkeypatch):
+    X, _ = _data(rng)
+
+    class Partial(LaplacianScore):
+        def fit(self, X, y=None):
+            super().fit(X)
+            self.n_ranked_ = 3
+            return self
+
+    ls = {"selector": "LaplacianScore", "params": {}}
+    assert R.fit_run(X, ls, 0, n_classes=3).n_ranked == X.shape[1]  # no n_ranked_: every feature
+    monkeypatch.setattr(R, "make_selector", lambda name, **params: Partial(**params))
+    assert R.fit_run(X, ls, 0, n_classes=3).n_ranked == 3
