@@ -65,12 +65,10 @@ def load(mirror: Path, name: str) -> np.ndarray:
 
 
 def run_ours(method: str, X: np.ndarray):
-    from ufskit.selectors import SELECTORS, make_selector
+    from ufskit.runs import fit_selector
 
-    params = dict(OURS.get(method, {}))
-    if "random_state" in SELECTORS[method]().get_params():
-        params["random_state"] = 0
-    return make_selector(method, **params).fit(X).scores_
+    selector, _ = fit_selector({"selector": method, "params": OURS.get(method, {})}, X, seed=0, n_classes=N_CLUSTERS)
+    return selector.scores_
 
 
 def run_reference(method: str, X: np.ndarray):

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -29,9 +28,8 @@ from ufskit.evaluation import evaluate_selection
 from ufskit.loaders import load
 from ufskit.preprocess import apply_chain
 from ufskit.registry import dataset_entry, load_registry
+from ufskit.runs import fit_selector, to_selection
 from ufskit.seeds import derive_seed
-from ufskit.selection_io import Selection
-from ufskit.selectors.ivfs import IVFS
 
 REGISTRY = Path(__file__).resolve().parents[1] / "config" / "datasets.yaml"
 METRICS = {"knn": {"ks": [1, 3, 5, 10], "n_splits": 10, "test_size": 0.2}, "distance_norms": {"normalize_subset": True}}
@@ -48,12 +46,12 @@ def prepared(mirror: Path, name: str):
 def compare(X, y, name, n_tilde, rep, k, top):
     """One setting and repetition, float64 against float32."""
     seed = derive_seed("ivfs_float32", name, str(n_tilde), rep)
-    fits, seconds = {}, {}
+    fits, sels = {}, {}
     for dtype in ("float64", "float32"):
-        est = IVFS(n_subsets=k, subset_samples=n_tilde, subset_features=0.3, loss="linf", random_state=seed, dtype=dtype)
-        t0 = time.perf_counter()
-        fits[dtype] = est.fit(X)
-        seconds[dtype] = time.perf_counter() - t0
+        spec = {"selector": "IVFS", "params": {"n_subsets": k, "subset_samples": n_tilde, "subset_features": 0.3,
+                                               "loss": "linf", "dtype": dtype}}
+        fits[dtype], fit_seconds = fit_selector(spec, X, seed=seed, n_classes=int(np.unique(y).size), label=name)
+        sels[dtype] = to_selection(fits[dtype], fit_seconds, spec, X)
     a, b = fits["float64"], fits["float32"]
     drawn = a.inclusion_counts_ > 0
     rel = np.abs(b.ivfs_scores_[drawn] - a.ivfs_scores_[drawn]) / np.abs(a.ivfs_scores_[drawn])
@@ -61,8 +59,7 @@ def compare(X, y, name, n_tilde, rep, k, top):
     differ = np.flatnonzero(oa[:top] != ob[:top])
     counts = list(range(20, top + 1, 20))
     frames = []
-    for dtype, est in fits.items():
-        sel = Selection(order=np.asarray(est.order_), scores=est.scores_, seconds=seconds[dtype], params={})
+    for sel in sels.values():
         frame = evaluate_selection(X, y, sel, counts, METRICS, seed=derive_seed("ivfs_float32_eval", name, rep))
         frames.append(frame[frame["metric"] != "fit_seconds"].set_index(["n_features", "metric"])["value"])
     metric_diff = (frames[0] - frames[1]).abs()
@@ -77,8 +74,8 @@ def compare(X, y, name, n_tilde, rep, k, top):
         "first differing rank": int(differ[0]) + 1 if differ.size else None,
         "max |metric diff|": metric_diff.max(),
         "worst metric": "{1}@{0}".format(*metric_diff.idxmax()),
-        "float64 s": seconds["float64"],
-        "float32 s": seconds["float32"],
+        "float64 s": sels["float64"].seconds,
+        "float32 s": sels["float32"].seconds,
     }
 
 

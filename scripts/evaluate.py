@@ -10,7 +10,7 @@ log = start(snakemake.log[0], snakemake.threads)
 w = snakemake.wildcards
 ds = load_dataset(snakemake.input.data)
 diagram = load_diagram(snakemake.input.diagram) if "diagram" in snakemake.input.keys() else None
-frame = evaluate_run(ds, load_selection(snakemake.input.selection), snakemake.params.n_features,
+frame = evaluate_run(ds.X, ds.y, load_selection(snakemake.input.selection), snakemake.params.n_features,
                      snakemake.params.metrics, snakemake.params.seed, dataset=w.dataset, method=w.method,
                      params=w.params, rep=int(w.rep), diagram=diagram)
 frame.to_parquet(snakemake.output[0], index=False)

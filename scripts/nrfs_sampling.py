@@ -5,15 +5,12 @@ import os
 import numpy as np
 
 from ufskit.data import atomic_path, load_dataset
-from ufskit.experiments import resolve_params
 from ufskit.runlog import start
-from ufskit.selectors import make_selector
+from ufskit.runs import fit_selector
 
 log = start(snakemake.log[0])
 ds = load_dataset(snakemake.input[0])
-spec = snakemake.params.spec
-nrfs = make_selector(spec["selector"], **resolve_params(spec["params"], n_classes=ds.n_classes))
-nrfs.set_params(random_state=snakemake.params.seed).fit(ds.X)
+nrfs, _ = fit_selector(snakemake.params.spec, ds.X, seed=snakemake.params.seed, n_classes=ds.n_classes)
 tmp = atomic_path(snakemake.output[0])
 with open(tmp, "wb") as fh:
     np.savez(fh, removed=nrfs.noisy_, representatives=nrfs.representatives_, fold=nrfs.fold_,

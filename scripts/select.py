@@ -10,6 +10,6 @@ from ufskit.selection_io import save_selection
 sys.path[:0] = snakemake.config.get("python_path", [])  # user selectors named by import path
 start(snakemake.log[0], snakemake.threads)
 ds = load_dataset(snakemake.input[0])
-sel = fit_run(ds, snakemake.params.spec, snakemake.params.seed, snakemake.params.n_features,
-              label=snakemake.wildcards.dataset)
+sel = fit_run(ds.X, snakemake.params.spec, snakemake.params.seed, n_classes=ds.n_classes,
+              n_features=snakemake.params.n_features, label=snakemake.wildcards.dataset)
 save_selection(sel, snakemake.output[0])

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from ufskit.papers import ils
+from ufskit.selectors import make_selector
 
 # ---------------------------------------------------------------- protocol and sampling
 
@@ -59,10 +60,10 @@ def test_selected_sets_use_variant_2_subsets_and_prefixes_otherwise(rng):
     counts = [2, 6, 12]
     v2 = ils.selected_sets(X, "IterativeLaplacianScore", {"variant": 2, "n_drop": 5}, counts, n_classes=2, seed=0)
     for c in counts:
-        fresh = ils.make_selector("IterativeLaplacianScore", variant=2, n_drop=5, n_features_to_select=c).fit(X)
+        fresh = make_selector("IterativeLaplacianScore", variant=2, n_drop=5, n_features_to_select=c).fit(X)
         np.testing.assert_array_equal(v2[c], fresh.order_[:c])
     ls = ils.selected_sets(X, "LaplacianScore", {}, counts, n_classes=2, seed=0)
-    order = ils.make_selector("LaplacianScore").fit(X).order_
+    order = make_selector("LaplacianScore").fit(X).order_
     for c in counts:
         np.testing.assert_array_equal(ls[c], order[:c])
 

@@ -11,6 +11,7 @@ import pytest
 from ufskit.experiments import method_settings, params_slug, resolve_params, settings_by_slug
 from ufskit.papers import ivfs as P
 from ufskit.papers import ivfs_report as R
+from ufskit.runs import fit_selector, run_batched, to_selection
 from ufskit.seeds import derive_seed
 
 METHODS = {
@@ -80,39 +81,42 @@ def _data(rng, n=40, d=12):
     return X, np.repeat([0, 1], n // 2)
 
 
-def test_fit_runs_matches_single_fits_and_is_deterministic(rng):
-    X, _ = _data(rng)
-    settings = [{"n_subsets": 20, "subset_samples": 0.5, "subset_features": 0.5}]
-
-    def seed_of(slug, rep):
-        return 100 + rep
-
-    a = P.fit_runs(X, selector="IVFS", settings=settings, reps=2, n_classes=2, seed_of=seed_of)
-    b = P.fit_runs(X, selector="IVFS", settings=settings, reps=2, n_classes=2, seed_of=seed_of)
-    np.testing.assert_array_equal(a["orders"], b["orders"])
-    from ufskit.selectors import IVFS
-    for rep in (0, 1):
-        single = IVFS(**settings[0], random_state=100 + rep).fit(X)
-        np.testing.assert_array_equal(a["orders"][rep], single.order_)
-    assert list(a["reps"]) == [0, 1] and set(a["slugs"]) == {params_slug(settings[0])}
+def _shard(selector, settings, reps, seed_of, metrics=None):
+    return P.shard_runs(selector, settings, reps, seed_of=seed_of, metrics=metrics or {"knn": {"ks": [1], "n_splits": 2}})
 
 
-def test_fit_runs_shares_one_fit_across_k(rng):
+def _orders(X, runs):
+    """(slug, rep) -> the order each run's selection has, fitted as run_batched fits it."""
+    fits = {}
+    out = {}
+    for run in runs:
+        key = (run["spec"]["params"]["n_subsets"], run["fit_seed"])
+        if key not in fits:
+            fits[key] = fit_selector(run["spec"], X, seed=run["fit_seed"], n_classes=2,
+                                     **({"checkpoints": run["checkpoints"]} if run["checkpoints"] else {}))
+        out[run["params"], run["rep"]] = to_selection(*fits[key], run["spec"], X, checkpoint=run["checkpoint"])
+    return out
+
+
+def test_shard_runs_share_one_fit_across_k_and_match_single_fits(rng):
     X, _ = _data(rng)
     base = {"subset_samples": 0.5, "subset_features": 0.5}
     settings = [{**base, "n_subsets": k} for k in (10, 30, 20)]
     seeds = []
-    bundle = P.fit_runs(X, selector="IVFS", settings=settings, reps=2, n_classes=2,
-                        seed_of=lambda slug, rep: seeds.append(slug) or 100 + rep)
-    assert set(seeds) == {params_slug(base)}  # one seed per rep for the whole k grid
+    runs = _shard("IVFS", settings, 2, lambda slug, rep: seeds.append(slug) or 100 + rep)
+    assert [(r["params"], r["rep"]) for r in runs] == [(params_slug(q), rep) for q in settings for rep in (0, 1)]
+    assert {r["spec"]["params"]["n_subsets"] for r in runs} == {30} and {r["fit_seed"] for r in runs} == {100, 101}
+    assert {tuple(r["checkpoints"]) for r in runs} == {(10, 20)}
+    assert params_slug(base) in seeds  # the fit's seed: the setting without k
     from ufskit.selectors import IVFS
-    for i, (slug, rep) in enumerate(zip(bundle["slugs"], bundle["reps"], strict=True)):
-        k = bundle["params"][slug]["n_subsets"]
-        alone = IVFS(**base, n_subsets=k, random_state=100 + rep).fit(X)
-        np.testing.assert_array_equal(bundle["orders"][i], alone.order_)
-        np.testing.assert_allclose(bundle["scores"][i], alone.scores_, atol=1e-12)
-    seconds = dict(zip(zip(bundle["slugs"], bundle["reps"]), bundle["seconds"]))
-    assert seconds[params_slug(settings[0]), 0] <= seconds[params_slug(settings[1]), 0]
+    selections = _orders(X, runs)
+    for q in settings:
+        for rep in (0, 1):
+            alone = IVFS(**q, random_state=100 + rep).fit(X)
+            sel = selections[params_slug(q), rep]
+            np.testing.assert_array_equal(sel.order, alone.order_)
+            np.testing.assert_allclose(sel.scores, alone.scores_, atol=1e-12)
+    assert selections[params_slug(settings[0]), 0].seconds <= selections[params_slug(settings[1]), 0].seconds
 
 
 def test_shards_split_ivfs_by_subset_sizes_and_give_the_same_runs(rng):
@@ -124,66 +128,41 @@ def test_shards_split_ivfs_by_subset_sizes_and_give_the_same_runs(rng):
         assert len({q["subset_samples"] for q in members}) == 1 and len(members) == 2
     assert P.selection_shards("MCFS", settings["MCFS"]) == {"all": settings["MCFS"]}
 
-    X, _ = _data(rng)
-
     def seed_of(slug, rep):
         return derive_seed(0, slug, rep)
 
-    whole = P.fit_runs(X, selector="IVFS", settings=settings["IVFS-linf"], reps=2, n_classes=2, seed_of=seed_of)
-    runs = {(s, r): o for s, r, o in zip(whole["slugs"], whole["reps"], whole["orders"], strict=True)}
-    for members in shards.values():  # a shard fitted alone gives the whole fit's runs
-        part = P.fit_runs(X, selector="IVFS", settings=members, reps=2, n_classes=2, seed_of=seed_of)
-        for s, r, o in zip(part["slugs"], part["reps"], part["orders"], strict=True):
-            np.testing.assert_array_equal(o, runs[s, r])
+    whole = {(r["params"], r["rep"]): r for r in _shard("IVFS", settings["IVFS-linf"], 2, seed_of)}
+    for members in shards.values():  # a shard planned alone gives the whole grid's runs, seeds included
+        for run in _shard("IVFS", members, 2, seed_of):
+            assert run == whole[run["params"], run["rep"]]
 
 
-def test_bundle_round_trip(rng, tmp_path):
-    X, _ = _data(rng)
-    bundle = P.fit_runs(X, selector="SPEC", settings=[{"style": 2}], reps=3, n_classes=2, seed_of=lambda s, r: 0)
-    np.testing.assert_array_equal(bundle["orders"][0], bundle["orders"][2])  # deterministic: one fit reused
-    P.save_bundle(bundle, tmp_path / "b.npz")
-    back = P.load_bundle(tmp_path / "b.npz")
-    np.testing.assert_array_equal(back["orders"], bundle["orders"])
-    assert back["params"] == {"style=2": {"style": 2}} and back["selector"] == "SPEC"
+def test_run_metrics_restrict_persistence_to_the_protocol():
+    metrics = {"knn": {"ks": [1]}, "persistence": {"max_edge": 0.5, "min_persistence": 0.0}}
+    got = P.run_metrics(metrics, PROTOCOL, "IVFS-linf")["persistence"]
+    assert got == {"max_edge": 0.5, "min_persistence": 0.0, "counts": [2, 4], "literal_min_persistence": 0.1,
+                   "settings": {"subset_samples": "ivfs_table"}}
+    assert P.run_metrics(metrics, PROTOCOL, "SPEC")["persistence"]["settings"] == {}  # every setting
+    assert P.run_metrics({"knn": {}}, PROTOCOL, "SPEC") == {"knn": {}}
 
 
-def test_persistence_rows_match_direct_diagrams_in_both_readings(rng):
-    from ufskit import metrics as M
-    X, _ = _data(rng, n=30, d=8)
-    order = np.arange(8)[::-1]
-    full = M.h1_diagram(M.normalized_distance_matrix(X), max_edge=0.5, min_persistence=0.0)
-    rows = pd.DataFrame(P.persistence_rows(X, order, [3, 8], full, max_edge=0.5, min_persistence=0.0,
-                                           literal_min_persistence=0.05))
-    sub = M.h1_diagram(M.normalized_distance_matrix(X[:, order[:3]]), max_edge=0.5, min_persistence=0.0)
-    direct = M.diagram_distances(full, sub)
-    literal = M.diagram_distances(M.h1_diagram(M.normalized_distance_matrix(X), min_persistence=0.05),
-                                  M.h1_diagram(M.normalized_distance_matrix(X[:, order[:3]]), min_persistence=0.05))
-    got = rows[rows["n_features"] == 3].set_index("metric")["value"]
-    assert got["w11"] == pytest.approx(direct["w11"]) and got["winf"] == pytest.approx(direct["winf"])
-    assert got["w11_literal"] == pytest.approx(literal["w11"]) and got["winf_literal"] == pytest.approx(literal["winf"])
-    # all features: the same geometry, so both distances vanish
-    assert rows[rows["n_features"] == 8]["value"].abs().max() == pytest.approx(0.0, abs=1e-9)
-
-
-def test_evaluate_bundle_rows_and_persistence_only_where_asked(rng):
+def test_batched_shard_rows_and_persistence_only_where_asked(rng):
     X, y = _data(rng)
     settings = [{"n_subsets": 10, "subset_samples": 0.5, "subset_features": 0.5},
                 {"n_subsets": 20, "subset_samples": 0.5, "subset_features": 0.5}]
-    bundle = P.fit_runs(X, selector="IVFS", settings=settings, reps=2, n_classes=2, seed_of=lambda s, r: r)
-    persist = {params_slug(settings[0])}
-    metrics = {"knn": {"ks": [1], "n_splits": 2}, "distance_norms": {}, "persistence": {"max_edge": 0.5,
-                                                                                     "min_persistence": 0.0}}
-    full = np.empty((0, 2))
-    frame = P.evaluate_bundle(X, y, bundle, [2, 4, 6], metrics, seed_of=lambda s, r: r, persist=persist,
-                              persistence_counts=[4], full_diagram=full, literal_min_persistence=0.1)
-    assert set(frame["rep"]) == {0, 1}
+    persistence = {"max_edge": 0.5, "min_persistence": 0.0, "counts": [4], "literal_min_persistence": 0.1,
+                   "settings": {"n_subsets": 10}}
+    metrics = {"knn": {"ks": [1], "n_splits": 2}, "distance_norms": {}, "persistence": persistence}
+    runs = _shard("IVFS", settings, 2, lambda s, r: r, metrics)
+    frame = run_batched(X, y, runs, [2, 4, 6], {}, n_classes=2, dataset="d", method="IVFS-linf",
+                        diagram=np.empty((0, 2)))
+    assert set(frame["rep"]) == {0, 1} and list(frame.columns[:4]) == ["dataset", "method", "params", "rep"]
     pers = frame[frame["metric"].isin(["w11", "winf", "w11_literal", "winf_literal"])]
-    assert set(pers["params"]) == persist and set(pers["n_features"]) == {4} and len(pers) == 2 * 4
+    assert set(pers["params"]) == {params_slug(settings[0])} and set(pers["n_features"]) == {4} and len(pers) == 2 * 4
     norms = frame[(frame["metric"] == "Linf")]
     assert len(norms) == 4 * 3 and norms["value"].between(0, 1).all()
     with pytest.raises(ValueError, match="not among"):
-        P.evaluate_bundle(X, y, bundle, [2, 6], metrics, seed_of=lambda s, r: r, persist=persist,
-                          persistence_counts=[4], full_diagram=full, literal_min_persistence=0.1)
+        run_batched(X, y, runs, [2, 6], {}, n_classes=2, dataset="d", method="IVFS-linf", diagram=np.empty((0, 2)))
 
 
 def test_bootstrap_differences_counts_features_that_leave_the_top(rng):

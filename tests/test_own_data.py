@@ -20,7 +20,6 @@ from ufskit.data import Dataset, IntegrityError, load_dataset, save_dataset
 from ufskit.integrity import HashCache, record_local, verify_local, verify_source
 from ufskit.loaders import load
 from ufskit.metrics import load_diagram, save_diagram
-from ufskit.papers.ivfs import load_bundle, save_bundle
 from ufskit.registry import RegistryError, load_registry, merge_overlay
 from ufskit.results import concat_metrics
 from ufskit.selection_io import Selection, load_selection, save_selection
@@ -421,23 +420,17 @@ def test_truncated_intermediates_are_named_with_what_to_do(tmp_path, rng):
         concat_metrics([table], experiment="e")
 
 
-def test_truncated_diagram_and_bundle_are_named_with_what_to_do(tmp_path):
-    diagram, bundle = tmp_path / "h1_diagram.npz", tmp_path / "all.npz"
+def test_truncated_diagram_is_named_with_what_to_do(tmp_path):
+    diagram = tmp_path / "h1_diagram.npz"
     bars = np.array([[0.1, 0.3], [0.2, 0.25]])
     save_diagram(bars, diagram)
     np.testing.assert_array_equal(load_diagram(diagram), bars)
     save_diagram(np.empty((0, 2)), tmp_path / "empty.npz")  # a dataset without a loop: valid, no bar
     assert load_diagram(tmp_path / "empty.npz").shape == (0, 2)
-    save_bundle({"slugs": np.array(["default"]), "reps": np.array([0]), "orders": np.arange(40)[None],
-                 "scores": np.zeros((1, 40)), "seconds": np.array([0.1]), "params": {"default": {}},
-                 "selector": "SPEC"}, bundle)
-    assert load_bundle(bundle)["orders"].shape == (1, 40)
-    for path, reader, what in ((diagram, load_diagram, "persistence diagram"),
-                               (bundle, load_bundle, "selection bundle")):
-        content = path.read_bytes()
-        path.write_bytes(content[: len(content) // 2])
-        with pytest.raises(IntegrityError, match=rf"corrupt file {path}: unreadable as a {what}.*delete it and rerun"):
-            reader(path)
+    content = diagram.read_bytes()
+    diagram.write_bytes(content[: len(content) // 2])
+    with pytest.raises(IntegrityError, match=rf"corrupt file {diagram}: unreadable as a persistence diagram.*delete it and rerun"):
+        load_diagram(diagram)
     np.savez(diagram, diagram=np.arange(3.0))  # readable, but not a diagram
     with pytest.raises(IntegrityError, match=r"corrupt file .*: unreadable as a persistence diagram .*shape \(3,\)"):
         load_diagram(diagram)

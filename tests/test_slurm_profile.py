@@ -88,7 +88,7 @@ def test_every_size_is_positive_and_doubles_on_the_retry(monkeypatch):
         return eval(sized[rule][resource], {"attempt": 1, "wildcards": SimpleNamespace(experiment=experiment)})
 
     assert size("select_features", "mem_mb", "nrfs_text") > size("select_features", "mem_mb", "nrfs_microarray")
-    assert size("ivfs_select", "runtime", "ivfs") > size("ivfs_select", "runtime", "ivfs_reduced")
+    assert size("run_batched_method", "runtime", "ivfs") > size("run_batched_method", "runtime", "ivfs_reduced")
 
 
 def test_sizing_script_maps_benchmarks_to_rules_and_doubles_the_maximum(tmp_path):

@@ -4,6 +4,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 from snakemake.utils import validate
 
@@ -134,23 +135,47 @@ def evaluation_seed(wildcards):
     return evaluation_seed_of(wildcards, int(wildcards.rep))
 
 
-def batch_runs(wildcards):
-    """Every run of a batched method on a dataset, grid point by repetition, with the seeds its
-    separate select and evaluate jobs would get: [{params, spec, rep, fit_seed, evaluation_seed}]."""
-    exp = config["experiments"][wildcards.experiment]
-    selector = exp["methods"][wildcards.method]["selector"]
-    reps = range(ex.method_reps(exp, wildcards.method))
-    return [
+# paper -> function(wildcards with experiment, dataset, method) -> {shard: runs}, registered by a paper's rules
+# file whose experiments run every method batched in shards of their own (IVFS: settings sharing one fit)
+BATCH_PLANS = {}
+
+
+def batch_plan(experiment, dataset, method):
+    """The batched jobs of a method on a dataset: shard -> its runs ({} when the method runs one job per run).
+
+    A run is {params, spec, rep, fit_seed, evaluation_seed} with the seeds its separate select and evaluate jobs
+    would get (ufskit.runs.run_batched); a method marked `batch: true` runs as one shard, `all`."""
+    exp = config["experiments"][experiment]
+    w = SimpleNamespace(experiment=experiment, dataset=dataset, method=method)
+    if exp["paper"] in BATCH_PLANS:
+        return BATCH_PLANS[exp["paper"]](w)
+    if not ex.is_batched(exp, method):
+        return {}
+    selector = exp["methods"][method]["selector"]
+    reps = range(ex.method_reps(exp, method))
+    runs = [
         {
             "params": slug,
             "spec": {"selector": selector, "params": params},
             "rep": rep,
-            "fit_seed": fit_seed(wildcards, rep, slug),
-            "evaluation_seed": evaluation_seed_of(wildcards, rep),
+            "fit_seed": fit_seed(w, rep, slug),
+            "evaluation_seed": evaluation_seed_of(w, rep),
         }
-        for slug, params in ex.settings_by_slug(exp, wildcards.method).items()
+        for slug, params in ex.settings_by_slug(exp, method).items()
         for rep in reps
     ]
+    return {"all": runs}
+
+
+def batch_runs(wildcards):
+    """The runs of one batched job (rule run_batched_method)."""
+    plan = batch_plan(wildcards.experiment, wildcards.dataset, wildcards.method)
+    if wildcards.shard not in plan:
+        raise ValueError(
+            f"{wildcards.method} of {wildcards.experiment} on {wildcards.dataset} has no batched shard "
+            f"{wildcards.shard!r}; its shards: {sorted(plan)}"
+        )
+    return plan[wildcards.shard]
 
 
 def experiment_runs(name):
@@ -158,14 +183,15 @@ def experiment_runs(name):
 
 
 def metric_files(wildcards):
-    """Every metrics table of one experiment: one per run, or one per batched method and dataset."""
-    exp = config["experiments"][wildcards.experiment]
+    """Every metrics table of one experiment: one per run, or one per shard of a batched method on a dataset."""
+    plans = {}
     files = []
     for r in experiment_runs(wildcards.experiment):
         base = f"results/{r.experiment}/metrics/{r.dataset}/{r.method}"
-        files.append(
-            f"{base}/batch.parquet" if ex.is_batched(exp, r.method) else f"{base}/{r.params}/rep{r.rep}.parquet"
-        )
+        if (r.dataset, r.method) not in plans:
+            plans[r.dataset, r.method] = batch_plan(r.experiment, r.dataset, r.method)
+        plan = plans[r.dataset, r.method]
+        files += [f"{base}/batch/{shard}.parquet" for shard in plan] or [f"{base}/{r.params}/rep{r.rep}.parquet"]
     return list(dict.fromkeys(files))
 
 

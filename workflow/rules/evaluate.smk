@@ -48,11 +48,11 @@ rule run_batched_method:
     input:
         unpack(evaluation_data),
     output:
-        "results/{experiment}/metrics/{dataset}/{method}/batch.parquet",
+        "results/{experiment}/metrics/{dataset}/{method}/batch/{shard}.parquet",
     log:
-        "logs/batched/{experiment}/{dataset}/{method}.log",
+        "logs/batched/{experiment}/{dataset}/{method}/{shard}.log",
     benchmark:
-        "benchmarks/batched/{experiment}/{dataset}/{method}.tsv"
+        "benchmarks/batched/{experiment}/{dataset}/{method}/{shard}.tsv"
     conda:
         ENV
     threads: 1

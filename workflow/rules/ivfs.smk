@@ -1,90 +1,12 @@
 # IVFS paper (Li, Wu & Li, AAAI 2020): Table 1, Table 2 (bootstrap stability), Figs. 2-4 and the claims.
-# The paper's grid is large, so its experiments do not use one job per run: a method's settings on one
-# dataset are cut into shards (IVFS: one per (d~, n~), whose k values share one fit; other methods: one
-# shard, `all`), one job fits every setting and repetition of a shard, and one job evaluates them
-# (ufskit.papers.ivfs). The experiment's `protocol` is checked by ufskit.papers.ivfs.check_protocol;
+# The paper's grid is large, so its experiments do not use one job per run: every method runs batched
+# (rule run_batched_method), its settings on one dataset cut into shards (IVFS: one per (d~, n~), whose
+# k values share one fit; other methods: one shard, `all`), as data given by ivfs_batch_plan
+# (ivfs_common.smk). The experiment's `protocol` is checked by ufskit.papers.ivfs.check_protocol;
 # outputs go to results/<report_dir>/.
 
 
 include: "ivfs_common.smk"
-
-
-# ---- selection and evaluation, batched per dataset, method and shard ----------------------
-
-
-rule ivfs_select:
-    input:
-        prepared_data,
-    output:
-        "results/{experiment}/ivfs/selections/{dataset}/{method}/{shard}.npz",
-    log:
-        "logs/ivfs/select/{experiment}/{dataset}/{method}/{shard}.log",
-    benchmark:
-        "benchmarks/ivfs/select/{experiment}/{dataset}/{method}/{shard}.tsv"
-    wildcard_constraints:
-        experiment=IVFS_EXPERIMENT,
-    conda:
-        ENV
-    threads: 1
-    resources:
-        mem_mb=4000,
-    params:
-        selector=lambda w: config["experiments"][w.experiment]["methods"][w.method]["selector"],
-        settings=ivfs_shard_settings,
-        reps=lambda w: ex.method_reps(config["experiments"][w.experiment], w.method),
-        seed=config["seed"],
-    script:
-        "../../scripts/ivfs_select.py"
-
-
-rule ivfs_evaluate:
-    input:
-        data=prepared_data,
-        bundle="results/{experiment}/ivfs/selections/{dataset}/{method}/{shard}.npz",
-        diagram="results/{experiment}/shared/{dataset}/h1_diagram.npz",
-    output:
-        "results/{experiment}/ivfs/metrics/{dataset}/{method}/{shard}.parquet",
-    log:
-        "logs/ivfs/evaluate/{experiment}/{dataset}/{method}/{shard}.log",
-    benchmark:
-        "benchmarks/ivfs/evaluate/{experiment}/{dataset}/{method}/{shard}.tsv"
-    wildcard_constraints:
-        experiment=IVFS_EXPERIMENT,
-    # a fitted shard is evaluated before the next fit starts: results come in dataset by dataset, and
-    # a stopped run leaves evaluated shards, not a pile of bundles
-    priority: 1
-    conda:
-        ENV
-    threads: 1
-    resources:
-        mem_mb=4000,
-    params:
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
-        metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
-        methods=lambda w: config["experiments"][w.experiment]["methods"],
-        protocol=lambda w: ivfs_protocol(w.experiment),
-        seed=config["seed"],
-    script:
-        "../../scripts/ivfs_evaluate.py"
-
-
-# The IVFS experiments' long table comes from the batched metric files, not from one file per run.
-ruleorder: ivfs_aggregate > aggregate_metrics
-
-
-rule ivfs_aggregate:
-    input:
-        ivfs_metric_files,
-    output:
-        "results/{experiment}/metrics.parquet",
-    log:
-        "logs/aggregate/{experiment}.log",
-    wildcard_constraints:
-        experiment=IVFS_EXPERIMENT,
-    conda:
-        ENV
-    script:
-        "../../scripts/aggregate.py"
 
 
 rule ivfs_stability:

@@ -27,32 +27,29 @@ def ivfs_experiment(report):
     return names[0]
 
 
-def ivfs_shards(name, method):
-    """The selection shards of one method of an IVFS experiment: name -> its settings."""
-    exp = config["experiments"][name]
-    return IVFS_PAPER.selection_shards(exp["methods"][method]["selector"], ex.method_settings(exp)[method])
+def ivfs_batch_plan(wildcards):
+    """Every method of an IVFS experiment on a dataset runs batched: shard -> its runs (ufskit.runs.run_batched).
 
-
-def ivfs_shard_settings(wildcards):
-    """The settings one ivfs_select job fits."""
-    shards = ivfs_shards(wildcards.experiment, wildcards.method)
-    if wildcards.shard not in shards:
-        raise ValueError(
-            f"{wildcards.method} of {wildcards.experiment} has no shard {wildcards.shard!r}; "
-            f"its shards: {sorted(shards)}"
-        )
-    return shards[wildcards.shard]
-
-
-def ivfs_metric_files(wildcards):
-    """The per (dataset, method, shard) metric tables of an IVFS experiment."""
+    A fit is seeded by its setting without k (the settings sharing it), each run's evaluation by its own
+    setting; persistence only at the protocol's counts, for Table 1's settings, in both readings."""
     exp = config["experiments"][wildcards.experiment]
-    return [
-        f"results/{wildcards.experiment}/ivfs/metrics/{d}/{m}/{shard}.parquet"
-        for d in experiment_datasets(wildcards.experiment)
-        for m in exp["methods"]
-        for shard in ivfs_shards(wildcards.experiment, m)
-    ]
+    selector = exp["methods"][wildcards.method]["selector"]
+    metrics = IVFS_PAPER.run_metrics(
+        ex.method_metrics(exp, wildcards.method), ivfs_protocol(wildcards.experiment), wildcards.method
+    )
+
+    def seed_of(slug, rep):
+        return fit_seed(wildcards, rep, slug)
+
+    reps = ex.method_reps(exp, wildcards.method)
+    shards = IVFS_PAPER.selection_shards(selector, ex.method_settings(exp)[wildcards.method])
+    return {
+        shard: IVFS_PAPER.shard_runs(selector, settings, reps, seed_of=seed_of, metrics=metrics)
+        for shard, settings in shards.items()
+    }
+
+
+BATCH_PLANS["ivfs"] = ivfs_batch_plan
 
 
 def ivfs_report_input(what):

@@ -27,11 +27,11 @@ from matplotlib import colormaps
 from scipy.stats import spearmanr
 
 from .. import metrics as M
-from ..experiments import method_settings, params_slug, resolve_params
+from ..experiments import method_settings, params_slug
 from ..graph import pairwise_sq_dists
 from ..plots import count_axis, finish, panel_grid, plot_line, shade_band
+from ..runs import fit_run
 from ..seeds import derive_seed
-from ..selectors import make_selector
 from ..tables import markdown_table
 from . import verdict
 from .benchmark_stats import random_band
@@ -78,12 +78,8 @@ def method_runs(methods: dict) -> list[tuple[str, str, str, dict]]:
 
 def selected_sets(X, selector: str, params: dict, counts, *, n_classes: int, seed: int) -> dict[int, np.ndarray]:
     """Feature indices per count: the selector's own subsets where it has them, else its order's prefixes."""
-    sel = make_selector(selector, **resolve_params(params, n_classes=n_classes))
-    if "random_state" in sel.get_params():
-        sel.set_params(random_state=seed)
-    sel.fit(X)
-    subsets = sel.subsets(counts) if hasattr(sel, "subsets") else {}
-    return {c: subsets.get(c, sel.order_[:c]) for c in counts}
+    sel = fit_run(X, {"selector": selector, "params": params}, seed, n_classes=n_classes, n_features=list(counts))
+    return {c: sel.features(c) for c in counts}
 
 
 def draw_classes(y, n_classes: int, rng: np.random.Generator) -> np.ndarray:

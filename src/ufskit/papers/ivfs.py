@@ -1,12 +1,12 @@
-"""IVFS (Li, Wu & Li, AAAI 2020): the paper's protocol, batched selection and evaluation, and Table 2.
+"""IVFS (Li, Wu & Li, AAAI 2020): the paper's protocol, its batched runs, and Table 2.
 
 The grid of the paper is large (IVFS alone: 5 d~ x 4 n~ x 3 k x 5 repetitions
 per dataset), so the workflow does not run one job per run. A method's settings
 on one dataset are cut into shards (``selection_shards``: IVFS one per (d~, n~),
-whose k values share one fit; any other method one shard); one job fits every
-setting and repetition of a shard (``fit_runs``, stored as one bundle), and one
-job evaluates that bundle (``evaluate_bundle``), sharing the full-data H1
-diagram. The tables, figures and claims are in
+whose k values share one fit; any other method one shard), and one job of the
+generic batched rule fits and evaluates every setting and repetition of a shard
+(``shard_runs``: the runs as data for ``ufskit.runs.run_batched``; ``run_metrics``:
+the protocol's persistence options). The tables, figures and claims are in
 ``ufskit.papers.ivfs_report``.
 
 An IVFS experiment's ``protocol`` (checked by ``check_protocol``):
@@ -27,23 +27,15 @@ Choices the paper leaves open: docs/fidelity/ivfs-paper.md.
 
 from __future__ import annotations
 
-import json
 import logging
 import numbers
-import os
-import time
 
 import numpy as np
 import pandas as pd
 
-from .. import metrics as M
-from ..data import atomic_path, reading
-from ..evaluation import evaluate_selection
 from ..experiments import method_settings, params_slug, resolve_params
+from ..runs import fit_run, is_random
 from ..seeds import derive_seed
-from ..selection_io import Selection
-from ..selectors import make_selector
-from ..selectors.base import order_from_ranking, ranking_from_scores
 from . import paper_methods
 from .spec import PaperSpec, Published, reader_rows
 
@@ -110,48 +102,7 @@ def table_slugs(methods: dict, protocol: dict, label: str, n_samples: int) -> li
             if matches(resolve_params(p, n_classes=0, n_samples=n_samples), wanted)]
 
 
-# ---------------------------------------------------------------- batched selection
-
-
-def fit_runs(X, *, selector: str, settings: list[dict], reps: int, n_classes: int, seed_of) -> dict:
-    """Fit every setting x repetition of one method on X; a bundle of orders, scores and fit seconds.
-
-    ``seed_of(slug, rep)`` gives each run its seed (the workflow's run identity),
-    so a run's result does not depend on which other runs share its job.
-    Deterministic selectors are fitted once per setting and that fit is reused
-    for every repetition (same order; the time is measured once). IVFS settings
-    that differ only in k (``n_subsets``) share one fit with the largest k: the
-    smaller ones are its checkpoints (the first k subsets of one stream, seeded
-    by the setting without k), with the seconds measured when each was reached.
-    """
-    results = {}  # (slug, rep) -> (order, scores, seconds)
-    groups = _settings_sharing_draws(selector, settings)
-    for i, (group_slug, group) in enumerate(groups.items(), 1):
-        largest = max(group, key=lambda q: q.get("n_subsets", 0))
-        smaller = sorted({q["n_subsets"] for q in group} - {largest["n_subsets"]}) if len(group) > 1 else []
-        params = resolve_params(largest, n_classes=n_classes, n_samples=X.shape[0])
-        est = make_selector(selector, **params, **({"checkpoints": smaller} if smaller else {}))
-        random = "random_state" in est.get_params()
-        for rep in range(reps):
-            if random or rep == 0:
-                if random:
-                    est.set_params(random_state=seed_of(group_slug, rep))
-                t0 = time.perf_counter()
-                est.fit(X)
-                elapsed = time.perf_counter() - t0
-                log.info("fit %d/%d %s rep %d: %.2f s", i, len(groups), group_slug, rep, elapsed)
-            results[params_slug(largest), rep] = (est.order_, est.scores_, elapsed)
-            for q in group:
-                if q is not largest:
-                    k = q["n_subsets"]
-                    scores = est.checkpoint_scores_[k]
-                    order = order_from_ranking(ranking_from_scores(scores))
-                    results[params_slug(q), rep] = (order, scores, est.checkpoint_seconds_[k])
-    keys = [(params_slug(q), rep) for q in settings for rep in range(reps)]
-    return {"slugs": np.array([k[0] for k in keys]), "reps": np.array([k[1] for k in keys]),
-            "orders": np.array([results[k][0] for k in keys]), "scores": np.array([results[k][1] for k in keys]),
-            "seconds": np.array([results[k][2] for k in keys]),
-            "params": {params_slug(q): q for q in settings}, "selector": selector}
+# ---------------------------------------------------------------- batched runs
 
 
 def selection_shards(selector: str, settings: list[dict]) -> dict[str, list[dict]]:
@@ -168,6 +119,40 @@ def selection_shards(selector: str, settings: list[dict]) -> dict[str, list[dict
     return {"all": list(settings)}
 
 
+def shard_runs(selector: str, settings: list[dict], reps: int, *, seed_of, metrics: dict) -> list[dict]:
+    """The runs of one shard as ``ufskit.runs.run_batched`` takes them: every setting x repetition.
+
+    Settings sharing one fit (IVFS settings equal but for k = ``n_subsets``) all name the fit of the
+    largest k, the smaller ones being its checkpoints (the first k subsets of one stream); that fit is
+    seeded by ``seed_of(the setting without k, rep)``, and each run's evaluation by
+    ``seed_of(its slug, rep)`` (the workflow's run identity), so a run's result does not depend on
+    which other runs share its job. Every count is a prefix of the run's full ranking (``prefixes``),
+    MCFS's too (the paper ranks the features once; MCFS's per-count subsets are not used here).
+    """
+    runs = []
+    for group_slug, group in _settings_sharing_draws(selector, settings).items():
+        largest = max(group, key=lambda q: q.get("n_subsets", 0))
+        smaller = sorted({q["n_subsets"] for q in group} - {largest["n_subsets"]}) if len(group) > 1 else []
+        for q in group:
+            runs += [{"params": params_slug(q), "rep": rep, "spec": {"selector": selector, "params": largest},
+                      "checkpoints": smaller, "checkpoint": None if q is largest else q["n_subsets"],
+                      "fit_seed": seed_of(group_slug, rep), "evaluation_seed": seed_of(params_slug(q), rep),
+                      "prefixes": True, "metrics": metrics} for rep in range(reps)]
+    position = {params_slug(q): i for i, q in enumerate(settings)}
+    return sorted(runs, key=lambda run: (position[run["params"]], run["rep"]))
+
+
+def run_metrics(metrics: dict, protocol: dict, label: str) -> dict:
+    """A method's evaluation options under the protocol: persistence (if asked) only at the protocol's
+    ``persistence_counts``, read also with the literal epsilon, and only for the settings Table 1 takes
+    the best over (``table_filter``; every setting of a method it does not name)."""
+    if "persistence" not in metrics:
+        return metrics
+    return {**metrics, "persistence": {**metrics["persistence"], "counts": protocol["persistence_counts"],
+                                       "literal_min_persistence": protocol["literal_min_persistence"],
+                                       "settings": protocol["table_filter"].get(label, {})}}
+
+
 def _settings_sharing_draws(selector: str, settings: list[dict]) -> dict[str, list[dict]]:
     """Settings grouped by one fit: IVFS settings equal but for ``n_subsets`` share one (keyed by the slug
     without it); every other setting is its own group (keyed by its slug)."""
@@ -179,83 +164,6 @@ def _settings_sharing_draws(selector: str, settings: list[dict]) -> dict[str, li
             key = params_slug(q)
         groups.setdefault(key, []).append(q)
     return groups
-
-
-def save_bundle(bundle: dict, path) -> None:
-    """Write a bundle atomically (npz; parameters as a JSON string)."""
-    tmp = atomic_path(path)
-    with open(tmp, "wb") as fh:
-        np.savez(fh, slugs=bundle["slugs"], reps=bundle["reps"], orders=bundle["orders"].astype(np.int64),
-                 scores=bundle["scores"], seconds=bundle["seconds"],
-                 meta=np.array(json.dumps({"params": bundle["params"], "selector": bundle["selector"]})))
-    os.replace(tmp, path)
-
-
-def load_bundle(path) -> dict:
-    """Read a bundle written by ``save_bundle``; a corrupt file is an ``IntegrityError`` naming it."""
-    with reading(path, "selection bundle"), np.load(path, allow_pickle=False) as z:
-        meta = json.loads(str(z["meta"]))
-        return {"slugs": z["slugs"].astype(str), "reps": z["reps"], "orders": z["orders"], "scores": z["scores"],
-                "seconds": z["seconds"], **meta}
-
-
-# ---------------------------------------------------------------- evaluation
-
-
-def persistence_rows(X, order, counts, full_diagram, *, max_edge: float, min_persistence: float,
-                     literal_min_persistence: float) -> list[dict]:
-    """w11/winf of the H1 diagram of each prefix against the full one, in two readings.
-
-    ``w11``, ``winf``: bars shorter than ``min_persistence`` dropped (the main
-    reading); ``w11_literal``, ``winf_literal``: the same diagrams with the
-    paper's literal epsilon. One Rips computation serves both, since dropping
-    bars commutes with computing them.
-    """
-    rows = []
-    literal_full = _long_bars(full_diagram, literal_min_persistence)
-    for count, DF in M.prefix_distance_matrices(X, order, counts):
-        dgm = M.h1_diagram(DF, max_edge=max_edge, min_persistence=min_persistence)
-        for suffix, (a, b) in {"": (full_diagram, dgm),
-                               "_literal": (literal_full, _long_bars(dgm, literal_min_persistence))}.items():
-            for metric, value in M.diagram_distances(a, b).items():
-                rows.append({"n_features": count, "metric": metric + suffix, "value": value})
-    return rows
-
-
-def _long_bars(dgm: np.ndarray, eps: float) -> np.ndarray:
-    return dgm[dgm[:, 1] - dgm[:, 0] >= eps]
-
-
-def evaluate_bundle(X, y, bundle: dict, counts: list[int], metrics: dict, *, seed_of, persist: set,
-                    persistence_counts: list[int], full_diagram, literal_min_persistence: float) -> pd.DataFrame:
-    """Every metric of every run of a bundle: the generic knn / distance norms at ``counts``, plus
-    persistence (see ``persistence_rows``) at ``persistence_counts`` for the runs whose slug is in ``persist``.
-
-    Returns the tidy rows (params, rep, n_features, metric, value).
-    """
-    bad = sorted(set(persistence_counts) - set(counts))
-    if bad:
-        raise ValueError(f"persistence counts {bad} are not among the evaluated counts {counts}.")
-    generic = {k: v for k, v in metrics.items() if k != "persistence"}
-    opts = metrics.get("persistence")
-    frames = []
-    runs = list(zip(bundle["slugs"], bundle["reps"], bundle["orders"], bundle["scores"], bundle["seconds"]))
-    for i, (slug, rep, order, scores, seconds) in enumerate(runs, 1):
-        sel = Selection(order=order, scores=scores, seconds=float(seconds), params=bundle["params"][slug])
-        frame = evaluate_selection(X, y, sel, counts, generic, seed=seed_of(slug, int(rep)))
-        if opts is not None and slug in persist:
-            extra = persistence_rows(X, order, sorted(persistence_counts), full_diagram,
-                                     max_edge=opts.get("max_edge", 0.5),
-                                     min_persistence=opts.get("min_persistence", 0.1),
-                                     literal_min_persistence=literal_min_persistence)
-            frame = pd.concat([frame, pd.DataFrame(extra)], ignore_index=True)
-        frame.insert(0, "rep", int(rep))
-        frame.insert(0, "params", slug)
-        frames.append(frame)
-        log.info("evaluated %d/%d: %s rep %d%s", i, len(runs), slug, rep, " (with persistence)" * (slug in persist))
-    out = pd.concat(frames, ignore_index=True)
-    out["n_features"] = out["n_features"].astype("Int64")
-    return out
 
 
 # ---------------------------------------------------------------- Table 2: bootstrap stability
@@ -274,26 +182,19 @@ def bootstrap_differences(X, *, selector: str, params: dict, n_selected: int, n_
     n, d = X.shape
     if not 1 <= n_selected <= d:
         raise ValueError(f"n_selected={n_selected} must lie in [1, {d}].")
-    params = resolve_params(params, n_classes=n_classes, n_samples=n)
-    random = "random_state" in make_selector(selector, **params).get_params()
+    spec = {"selector": selector, "params": params}
+    random = is_random(spec)
     diffs, original = [], None
     for rep in range(n_reps):
         rng = np.random.default_rng(derive_seed(seed, "bootstrap", rep))
         Xb = X[rng.integers(0, n, size=n)]
         fit_seed = derive_seed(seed, "fit", rep)
         if random or original is None:  # a deterministic selector's choice on X is the same every repetition
-            original = _top(X, selector, params, n_selected, fit_seed)
+            original = fit_run(X, spec, fit_seed, n_classes=n_classes).order[:n_selected]
         varying = np.flatnonzero(np.ptp(Xb, axis=0) > 0)
-        boot = varying[_top(Xb[:, varying], selector, params, min(n_selected, varying.size), fit_seed)]
-        diffs.append(int(np.setdiff1d(original, boot).size))
+        boot = fit_run(Xb[:, varying], spec, fit_seed, n_classes=n_classes).order[:min(n_selected, varying.size)]
+        diffs.append(int(np.setdiff1d(original, varying[boot]).size))
     return diffs
-
-
-def _top(X, selector: str, params: dict, m: int, seed: int) -> np.ndarray:
-    est = make_selector(selector, **params)
-    if "random_state" in est.get_params():
-        est.set_params(random_state=seed)
-    return est.fit(X).order_[:m]
 
 
 # ---------------------------------------------------------------- the paper as one unit (ufskit.papers.registry)

@@ -15,8 +15,8 @@ from .. import metrics as M
 from ..experiments import settings_by_slug
 from ..graph import pairwise_sq_dists
 from ..plots import count_axis, finish, method_style, panel_grid, plot_line, shade_band
+from ..runs import fit_run
 from ..seeds import derive_seed
-from ..selectors import make_selector
 from ..selectors.nrfs import adaptive_sigma
 from ..tables import markdown_table
 from . import NOT_RUN, REFERENCE, read_published  # noqa: F401  (read_published: re-exported for the scripts)
@@ -75,13 +75,10 @@ def runs_per_rep(total_runs: int, reps: int) -> int:
     return total_runs // reps
 
 
-def fit_subset(selector: str, params: dict, X, count: int, *, seed: int) -> np.ndarray:
-    """Fit a registered selector on X and return its ``count`` features (per-count subsets where it has them)."""
-    sel = make_selector(selector, **params)
-    if "random_state" in sel.get_params():
-        sel.set_params(random_state=seed)
-    sel.fit(X)
-    return sel.subsets([count])[count] if hasattr(sel, "subsets") else sel.order_[:count]
+def fit_subset(spec: dict, X, count: int, *, n_classes: int, seed: int) -> np.ndarray:
+    """Fit ``spec`` ({selector, params}) on X and return its ``count`` features (per-count subsets where it has
+    them)."""
+    return fit_run(X, spec, seed, n_classes=n_classes, n_features=[count]).features(count)
 
 
 def table1_runs(X, y, noise_indices, method: str, *, count: int, spec=None, selections=(), total_runs: int,
@@ -115,7 +112,7 @@ def table1_runs(X, y, noise_indices, method: str, *, count: int, spec=None, sele
         elif variant == "all":
             subsets = [np.asarray(s)[:count] for s in selections]
         else:
-            subsets = [fit_subset(spec["selector"], spec["params"], Xv, count, seed=derive_seed(seed, "normal", r))
+            subsets = [fit_subset(spec, Xv, count, n_classes=n_clusters, seed=derive_seed(seed, "normal", r))
                        for r in range(len(selections))]
         per = runs_per_rep(total_runs, len(subsets))
         for r, feats in enumerate(subsets):

@@ -65,7 +65,7 @@ def method_nmi(options: dict, methods: dict, *, data_seeds=(0,), kmeans: dict | 
         for method, spec in methods.items():
             run_seed = derive_seed(seed, data_seed, method)
             selections = () if method in REFERENCES else [
-                fit_subset(spec["selector"], spec["params"], ds.X, 4, seed=run_seed)]
+                fit_subset(spec, ds.X, 4, n_classes=ds.n_classes, seed=run_seed)]
             frames.append(table1_runs(ds.X, ds.y, noise, method, count=4, spec=spec, selections=selections,
                                       total_runs=1, kmeans=kmeans, seed=run_seed))
     runs = pd.concat(frames, ignore_index=True)
