@@ -118,9 +118,8 @@ def test_provenance_of_an_export_without_git_records_the_package_version(tmp_pat
 
 def test_counts_beyond_the_ranked_features_are_marked_up_to_the_summary_table(rng):
     X = rng.standard_normal((30, 6))
-    ds = Dataset(X, np.arange(30) % 2)
     sel = Selection(np.arange(6), np.array([2.0, 1, 0, 0, 0, 0]), 0.1, {}, n_ranked=2)
-    frame = evaluate_run(ds, sel, [1, 2, 4], {"distance_norms": {}}, 0, dataset="d", method="MCFS", params="p",
+    frame = evaluate_run(X, np.arange(30) % 2, sel, [1, 2, 4], {"distance_norms": {}}, 0, dataset="d", method="MCFS", params="p",
                          rep=0)
     assert frame.groupby("n_features", dropna=False)["beyond_ranked"].all().to_dict() == {1: False, 2: False,
                                                                                            4: True, pd.NA: False}
