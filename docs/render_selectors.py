@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -91,6 +92,20 @@ def paper_settings(config: dict) -> dict:
     return found
 
 
+def markdown_docstring(doc: str) -> str:
+    """A numpydoc docstring as markdown: section titles in bold (underlined they would be headings) and each
+    ``name : type`` entry a list item with its indented description."""
+    doc = re.sub(r"(?m)^(\S.*)\n-{3,}$", r"**\1**\n", doc)
+    lines = []
+    for line in doc.splitlines():
+        if re.match(r"[A-Za-z_][\w, ]* : ", line):
+            line = "- " + line
+        elif line.startswith("    ") and lines and lines[-1].startswith(("- ", "  ")):
+            line = "  " + line.strip()
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def value_order(text: str) -> tuple:
     """Numbers first, in numeric order, then the other values alphabetically."""
     try:
@@ -101,7 +116,7 @@ def value_order(text: str) -> tuple:
 
 def section(name: str, cls, settings: dict) -> str:
     """The page's section of one selector: heading, docstring, parameter table."""
-    doc = inspect.cleandoc(cls.__doc__ or "")
+    doc = markdown_docstring(inspect.cleandoc(cls.__doc__ or ""))
     lines = [f"## {name}", "", f"`ufskit.selectors.{cls.__name__}`", "", doc, "",
              "| parameter | default | allowed | papers' settings |", "|---|---|---|---|"]
     allowed = parameter_constraints(cls)
