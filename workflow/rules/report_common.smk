@@ -4,15 +4,26 @@
 from ufskit import captions as CAPTIONS
 from ufskit import scorecard as SCORECARD
 
-REPORT_CATEGORIES = {**SCORECARD.PAPERS, "benchmark": "Cross-paper benchmark"}
+# short names ("IVFS", not the citation): the report's navigation bar widens to its longest category over the page
+REPORT_CATEGORIES = {
+    **{p: name.split(" (")[0] for p, name in SCORECARD.PAPERS.items()},
+    "benchmark": "Cross-paper benchmark",
+}
 
 
 def paper_report(path, paper, caption):
     """`path` marked for `snakemake --report`: under the paper's category, one subcategory per results folder,
     with the caption workflow/report/<caption>.rst (saying what it shows and which paper element it reproduces)."""
-    return report(
-        path, caption=f"../report/{caption}.rst", category=REPORT_CATEGORIES[paper], subcategory=os.path.dirname(path)
-    )
+    category = benchmark_category if paper == "benchmark" else REPORT_CATEGORIES[paper]
+    return report(path, caption=f"../report/{caption}.rst", category=category, subcategory=os.path.dirname(path))
+
+
+def benchmark_category(wildcards):
+    """The report category of a benchmark folder: the cross-paper benchmark's (results/benchmark/, prefixed by
+    the protocol in a reduced run), or one named after the experiments of a user's own benchmark."""
+    if wildcards.report in ("benchmark", f"{config['protocol']}_benchmark"):
+        return REPORT_CATEGORIES["benchmark"]
+    return "Benchmark: " + ", ".join(report_experiments(wildcards.report))
 
 
 def report_run(wildcards):
