@@ -28,7 +28,7 @@ def test_own_data_example_end_to_end_leaves_the_scorecard_alone(tmp_path):
     assert not (tmp_path / "results/scorecard.csv").exists()
     summary = pd.read_csv(tmp_path / "results/own_benchmark/summary.csv")
     assert set(summary["method"]) == {"ClusterSeparation", "LS", "SPEC", "MCFS", "NDFS", "Random"}
-    assert set(summary["dataset"]) == {"own_blobs", "wine"}
+    assert set(summary["dataset"]) == {"own_blobs", "own_blobs_b"}
     # the configured metrics only (kmeans, knn, distance_norms), each with a value wherever the method ran
     assert list(dict.fromkeys(summary["metric"])) == ["kmeans_acc", "kmeans_nmi", "knn_acc", "Linf", "L1_over_n2",
                                                       "L2", "fit_seconds"]
@@ -48,6 +48,7 @@ def test_own_data_example_end_to_end_leaves_the_scorecard_alone(tmp_path):
 def test_a_changed_local_file_stops_the_run(tmp_path):
     data = tmp_path / "mine.csv"
     shutil.copy(ROOT / "config/examples/own_data.csv", data)
+    shutil.copy(ROOT / "config/examples/own_data_b.csv", tmp_path)
     overlay = tmp_path / "mine.yaml"
     overlay.write_text(
         EXAMPLE.read_text().replace("path: own_data.csv", "path: mine.csv").replace("python_path: [.]",

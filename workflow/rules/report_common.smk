@@ -9,7 +9,8 @@ from ufskit import scorecard as SCORECARD
 # the papers outside the package: registered after the built-in ones; the Snakefile includes their rules files
 EXTRA_PAPER_RULES = [str(REPO / spec.rules) for spec in PAPERS.register_modules(config["paper_modules"]) if spec.rules]
 PAPERS.check_experiments(config["experiments"])  # each experiment's paper registered, its role one of the paper's
-REPORT_CATEGORIES = PAPERS.titles()
+# short names ("IVFS", not the citation): the report's navigation bar widens to its longest category over the page
+REPORT_CATEGORIES = {p: title.split(" (")[0] for p, title in PAPERS.titles().items()}
 
 
 def paper_report(path, paper, caption):
@@ -21,9 +22,16 @@ def paper_report(path, paper, caption):
         raise ValueError(
             f"paper {paper!r}: caption {caption!r} is none of its tables' and figures' {sorted(captions)}."
         )
-    return report(
-        path, caption=f"../report/{caption}.rst", category=REPORT_CATEGORIES[paper], subcategory=os.path.dirname(path)
-    )
+    category = benchmark_category if paper == "benchmark" else REPORT_CATEGORIES[paper]
+    return report(path, caption=f"../report/{caption}.rst", category=category, subcategory=os.path.dirname(path))
+
+
+def benchmark_category(wildcards):
+    """The report category of a benchmark folder: the cross-paper benchmark's (results/benchmark/, prefixed by
+    the protocol in a reduced run), or one named after the experiments of a user's own benchmark."""
+    if wildcards.report in ("benchmark", f"{config['protocol']}_benchmark"):
+        return REPORT_CATEGORIES["benchmark"]
+    return "Benchmark: " + ", ".join(report_experiments(wildcards.report))
 
 
 def report_run(wildcards):

@@ -1,0 +1,99 @@
+"""The user's documentation: generated pages are up to date, relative links lead to files that exist."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from conftest import ROOT
+
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")  # [text](target)
+
+
+def load(path):
+    """The module at ``path`` (the docs' generators are scripts, not package modules)."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def relative_links(page):
+    """The relative link targets of a markdown page, without their #anchors (code blocks left out)."""
+    text = re.sub(r"```.*?```", "", page.read_text(), flags=re.S)
+    targets = (m.group(1).split("#")[0] for m in LINK.finditer(text))
+    return [t for t in targets if t and not re.match(r"[a-z]+:", t)]
+
+
+def test_selectors_page_is_generated_from_the_classes():
+    render = load(ROOT / "docs/render_selectors.py")
+    assert (ROOT / "docs/selectors.md").read_text() == render.render(), (
+        "docs/selectors.md is out of date: run python docs/render_selectors.py")
+
+
+def test_selectors_page_lists_every_selector_with_its_constraints():
+    from ufskit.selectors import SELECTORS
+
+    page = (ROOT / "docs/selectors.md").read_text()
+    for name in SELECTORS:
+        assert f"\n## {name}\n" in page, name
+    assert "| `n_neighbors` | `'auto'` | one of 'auto'; an int in the range [1, inf) | `5` (ils, nrfs) |" in page
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_relative_links_resolve(page):
+    missing = [t for t in relative_links(page) if not (page.parent / t).exists()]
+    assert not missing, f"{page.relative_to(ROOT)} links to missing files: {missing}"
+
+
+def test_readme_library_example_runs():
+    example = re.search(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S).group(1)
+    proc = subprocess.run([sys.executable, "-c", example], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ranking, accuracy = proc.stdout.rsplit("\n", 2)[-3:-1]
+    assert ranking.startswith("[") and 0.8 < float(accuracy) <= 1.0, proc.stdout
+
+
+def test_the_link_check_sees_a_broken_link(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("[ok](page.md#top) [web](https://example.org) [gone](docs/nothing.md)\n"
+                    "```\n[in code](not/checked.md)\n```\n")
+    assert relative_links(page) == ["page.md", "docs/nothing.md"]
+
+
+def test_run_tables_are_rewritten_from_the_runs_own_files(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    full_run, run_docs = load(ROOT / "benchmarks/full_run.py"), load(ROOT / "benchmarks/run_docs.py")
+    for part, wall, jobs, rss, slowest in [("ils", 186.0, 122, 266.0, "ils_train_size_study 2 min"),
+                                           ("ivfs", 6660.0, 428, 1259.5, "ivfs_select 144 min, ivfs_evaluate 71 min")]:
+        row = {"part": part, "experiments": part, "exit_code": 0, "wall_s": wall, "jobs": jobs, "peak_rss_mb": rss,
+               "slowest_rules": slowest}
+        full_run.write_table(row, "2", out=tmp_path)
+    table = run_docs.full_run_table(pd.read_csv(tmp_path / "full_run.csv", keep_default_na=False))
+    assert table.splitlines()[2:] == ["| IVFS | 1 h 51 min | 428 | 1.23 GB | ivfs_select 144, ivfs_evaluate 71 |",
+                                      "| ILS | 3.1 min | 122 | 0.26 GB | ils_train_size_study 2 |",
+                                      "| **total** | **1 h 54 min** | **550** | **1.23 GB** |  |"]
+
+    number = {"kind": "number", "paper": "kudfs", "base": "kudfs", "table": "T1", "method": "KernelUDFS",
+              "metric": "kmeans_acc"}
+    card = pd.DataFrame([
+        {**number, "dataset": "wine", "reading": "main", "outcome": "outside tolerance", "closest_reading": "alt"},
+        {**number, "dataset": "wine", "reading": "alt", "outcome": "within tolerance", "closest_reading": "alt"},
+        {**number, "dataset": "iris", "reading": "main", "outcome": "within tolerance", "closest_reading": ""},
+        {**number, "dataset": "heart", "reading": "main", "outcome": "not in the mirror", "closest_reading": ""},
+        {"kind": "claim", "paper": "kudfs", "reading": "main", "outcome": "partly holds"},
+    ])
+    rows = run_docs.scorecard_table(card).splitlines()
+    assert "| Kernel UDFS | 1 of 3 | 1 | 2 of 3 | 0 / 1 / 0 |" in rows and "| IVFS | 0 of 0 | 0 | 0 of 0 | 0 / 0 / 0 |" in rows
+
+    for page, block, _, _ in run_docs.BLOCKS:  # the committed pages hold their blocks
+        text = (ROOT / page).read_text()
+        assert run_docs.replace_block(text, block, "new") != text
+    with pytest.raises(ValueError, match="no block <!-- run:missing -->"):
+        run_docs.replace_block("text", "missing", "new")

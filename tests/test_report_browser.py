@@ -1,0 +1,147 @@
+"""The HTML report (`snakemake --report`) opened in a real browser: headless Chromium, after the smoke run.
+
+A copy of the report gets two small scripts: one at the top of <head> that records JavaScript errors
+(uncaught exceptions, rejected promises, console.error), one at the end of <body> that, once the report's
+app has rendered, opens every category and each of its results folders (a table of its files, each with
+its view button), shows one figure the way the report's view button does, and writes what it found as JSON
+into the page; Chromium's --dump-dom returns that page and --screenshot shows the figure view (a non-blank
+image). The papers' tables are markdown files, which the report offers as downloads, not as views.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import zlib
+
+import pytest
+from test_workflow import snakemake
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.workflow
+
+CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+
+# every paper's smoke experiments (a paper's tables and the scorecard need all of them) and one benchmark family
+EXPERIMENTS = ["smoke_ils_uci", "smoke_ils_orl", "smoke_ils_orl_d", "smoke_kudfs_udfs", "smoke_kudfs_table1",
+               "smoke_kudfs_fig1", "smoke_kudfs_fig2", "smoke_nrfs_synthetic", "smoke_nrfs_microarray",
+               "smoke_nrfs_nrfs", "smoke_ivfs", "smoke_benchmark_lowdim"]
+
+RECORD_ERRORS = """<script>
+window.ufsErrors = [];
+window.addEventListener("error", (e) => window.ufsErrors.push("error: " + e.message));
+window.addEventListener("unhandledrejection", (e) => window.ufsErrors.push("unhandled rejection: " + e.reason));
+const ufsConsoleError = console.error;
+console.error = (...args) => { window.ufsErrors.push("console.error: " + args.join(" ")); ufsConsoleError(...args); };
+</script>"""
+
+# Runs after the report's own scripts: `app`, `categories` and `results` are the report's globals.
+WALK = """<script>
+window.addEventListener("load", () => setTimeout(async () => {
+  const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const found = {categories: {}, figure: null};
+  try {
+    for (const category of Object.keys(categories)) {
+      const subcategories = Object.keys(categories[category]);
+      const shown = {listed: 0, files: [], tables: []};
+      for (const subcategory of subcategories) {  // the view of one results folder: a table of its files
+        app.setView({navbarMode: "menu"});  // back to the menu first, as a reader does: the view is rebuilt
+        await wait(300);
+        app.setView({navbarMode: "subcategory", category: category, subcategory: subcategory});
+        await wait(500);
+        const text = document.querySelector("#app").textContent;
+        const files = categories[category][subcategory].filter((f) => text.includes(f));
+        shown.listed += categories[category][subcategory].length;
+        shown.files.push(...files);
+        shown.tables.push(document.querySelectorAll("#app table tr").length);
+      }
+      found.categories[category] = shown;
+    }
+    const paths = Object.keys(results);
+    const figure = paths.find((p) => results[p].mime_type === "image/png");
+    app.setView({content: "img", contentPath: results[figure].data_uri, resultPath: figure});
+    await wait(500);
+    const img = Array.from(document.querySelectorAll("#app img")).find((i) => i.src === results[figure].data_uri);
+    found.figure = {path: figure, width: img ? img.naturalWidth : 0, height: img ? img.naturalHeight : 0};
+  } catch (err) {
+    window.ufsErrors.push("walk: " + err);
+  }
+  found.errors = window.ufsErrors;
+  const out = document.createElement("pre");
+  out.id = "ufs-check";
+  out.style.display = "none";
+  out.textContent = JSON.stringify(found);
+  document.body.appendChild(out);
+}, 500));
+</script>"""
+
+
+def instrumented(report, out):
+    """A copy of the report at ``out`` with the error recorder and the walk injected."""
+    html = report.read_text()
+    head, _, tail = html.replace("<head>", "<head>" + RECORD_ERRORS, 1).rpartition("</body>")
+    out.write_text(head + WALK + "</body>" + tail)
+    return out
+
+
+def chromium(*args, page):
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1400,1000",
+           "--virtual-time-budget=20000", *args, page.as_uri()]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def browse(report, workdir):
+    """What the walk found in the report, and the path of a screenshot of its last view."""
+    page = instrumented(report, workdir / "checked.html")
+    dom = chromium("--dump-dom", page=page).stdout
+    match = re.search(r'<pre id="ufs-check"[^>]*>(.*?)</pre>', dom, re.S)
+    assert match, "the walk wrote nothing: the report's app did not load (DOM starts: " + dom[:500] + ")"
+    shot = workdir / "report.png"
+    chromium(f"--screenshot={shot}", page=page)
+    text = match.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return json.loads(text), shot
+
+
+def distinct_colours(png) -> int:
+    """How many different byte values the PNG's pixel rows hold (1-2 for a blank page)."""
+    data = png.read_bytes()
+    chunks, pos = [], 8
+    while pos < len(data):
+        length = int.from_bytes(data[pos:pos + 4], "big")
+        if data[pos + 4:pos + 8] == b"IDAT":
+            chunks.append(data[pos + 8:pos + 8 + length])
+        pos += 12 + length
+    return len(set(zlib.decompress(b"".join(chunks))))
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
+def test_report_renders_in_a_browser(tmp_path, mirror):
+    env = {"UFS_DATA_MIRROR": str(mirror)}
+    smoke = ("--configfile", str(ROOT / "config/smoke.yaml"), "--config", f"run=[{','.join(EXPERIMENTS)}]",
+             "run_readings=none")
+    snakemake("--cores", "2", *smoke, cwd=tmp_path, env=env)
+    snakemake("--report", "report.html", *smoke, cwd=tmp_path, env=env)
+
+    found, shot = browse(tmp_path / "report.html", tmp_path)
+    assert found["errors"] == [], found["errors"]
+    papers = ["IVFS", "NRFS", "Iterative Laplacian Score", "Kernel UDFS", "Cross-paper benchmark", "Scorecard"]
+    for paper in papers:
+        category = next((c for c in found["categories"] if c.startswith(paper)), None)
+        assert category, f"no category {paper!r} in {sorted(found['categories'])}"
+        shown = found["categories"][category]
+        assert len(shown["files"]) == shown["listed"] and min(shown["tables"]) > 1, (category, shown)
+        assert any(f.endswith(".md") for f in shown["files"]), f"{category}: no table listed"
+    assert found["figure"]["width"] > 300 and found["figure"]["height"] > 200, found["figure"]
+    assert distinct_colours(shot) > 50, "the screenshot is blank"
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
+def test_the_browser_check_sees_javascript_errors(tmp_path):
+    fake = tmp_path / "fake.html"
+    fake.write_text("<html><head></head><body><div id='app'></div><script>\n"
+                    "const categories = {}; const results = {};\nundefinedFunction();\n</script></body></html>")
+    found, _ = browse(fake, tmp_path)
+    assert any("undefinedFunction" in e for e in found["errors"]), found["errors"]
