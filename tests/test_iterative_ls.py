@@ -191,7 +191,7 @@ def test_bad_data(rng):
 
 @pytest.mark.parametrize("variant", [1, 2])
 def test_flat_columns_come_last_in_every_output(rng, variant):
-    """Flat columns are not scored (README "Degenerate input"): last in survival_order_, never kept, last in subsets."""
+    """Flat columns are not scored (docs/fidelity/numerics.md): last in survival_order_, never kept, last in subsets."""
     X = rng.standard_normal((30, 7))
     X[:, [1, 4]] = 2.0
     est = IterativeLaplacianScore(variant=variant, n_features_to_select=3).fit(X)

@@ -71,7 +71,7 @@ def test_loss_known_answer_constant_feature():
     for loss, value in expected.items():
         losses = subset_losses(X, samples, np.array([[0], [1]]), loss=loss)
         assert_allclose(losses, [value, 0.0], atol=1e-10)
-        # fit leaves the constant column unscored (README "Degenerate input"): last, not drawn
+        # fit leaves the constant column unscored (docs/fidelity/numerics.md): last, not drawn
         est = IVFS(n_subsets=40, subset_features=1, subset_samples=4, loss=loss, random_state=0).fit(X)
         assert_array_equal(est.ranking_, [2, 1])
         assert est.scores_[0] == -np.inf and est.inclusion_counts_[0] == 0 and np.isnan(est.ivfs_scores_[0])

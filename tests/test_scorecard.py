@@ -345,7 +345,7 @@ def test_the_groups_file_covers_its_rows_and_names_real_doc_sections():
         path, _, anchor = g.doc.partition("#")
         text = (ROOT / path).read_text()
         assert anchor in {_anchor(line) for line in text.splitlines() if line.startswith("#")}, g.doc
-    # the out-of-tolerance numbers the README names per paper each have a group
+    # the out-of-tolerance numbers docs/results.md names per paper each have a group
     for paper, table, dataset, method, metric in [("ils", "Table 1", "parkinsons", "", "n_samples"),
                                                    ("ils", "Table 1", "horse_colic", "", "n_features"),
                                                    ("nrfs", "Table I", "nrfs_synthetic", "LS", "nmi_all"),

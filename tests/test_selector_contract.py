@@ -1,4 +1,4 @@
-"""The contract every registered selector keeps, checked on its default instance (README "Degenerate input").
+"""The contract every registered selector keeps, checked on its default instance (docs/fidelity/numerics.md).
 
 (a) scikit-learn's estimator checks; (b) degenerate input: flat columns ranked
 last, never first, impossible matrices and counts refused at fit with a clear

@@ -71,7 +71,7 @@ def to_selection(selector, seconds: float, spec: dict, X, n_features=(), *, chec
     """
     params = {**selector.get_params(), "selector": spec["selector"]}
     if checkpoint is None:
-        order, scores = fitted_ranking(selector, X.shape[1])  # any selector of the contract (README)
+        order, scores = fitted_ranking(selector, X.shape[1])  # any selector of the contract (docs/own-selector.md)
         counts = feature_counts(n_features, scores.size) if len(n_features) else []
         subsets = selector.subsets(counts) if hasattr(selector, "subsets") else {}
         space = selector.kernel_features(X) if hasattr(selector, "kernel_features") else None

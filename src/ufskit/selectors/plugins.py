@@ -8,7 +8,7 @@ in the config's ``python_path``), or the name of an entry point of the group
     [project.entry-points."ufskit.selectors"]
     MySelector = "mypkg.scoring:MySelector"
 
-The contract (README, "Your own data and selector"): a scikit-learn-style estimator class,
+The contract (docs/own-selector.md): a scikit-learn-style estimator class,
 constructible without arguments, with ``get_params`` (``sklearn.base.BaseEstimator`` gives it)
 and ``fit(X)``; if it declares scikit-learn's ``_parameter_constraints``, the values of its
 configured parameters are checked at start-up; after ``fit`` it exposes one of, in this order of precedence,
