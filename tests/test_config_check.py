@@ -12,8 +12,8 @@ from snakemake.utils import update_config, validate
 from conftest import ROOT
 from ufskit import config_check, readings
 from ufskit.configio import ConfigError
+from ufskit.papers import scored as scored_papers
 from ufskit.registry import RegistryError, merge_overlay, registry_from_config
-from ufskit.scorecard import PAPERS
 
 SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
 
@@ -30,7 +30,7 @@ def merged_config(*overlays) -> dict:
 @pytest.mark.parametrize("overlays", [(), ("offline.yaml",), ("quick.yaml",), ("smoke.yaml",)])
 def test_the_project_configs_pass_every_check(overlays, tmp_path):
     config = merged_config(*overlays)
-    readings.derive(config, PAPERS)
+    readings.derive(config, scored_papers())
     config_check.check_config(config, registry_from_config(config, ROOT), tmp_path / "local", tmp_path / "cache")
 
 
@@ -136,7 +136,7 @@ def test_schema_messages_name_the_innermost_key_with_a_message():
 def test_an_experiment_a_reading_derives_is_checked_against_the_experiment_schema():
     config = merged_config()
     config["readings"]["kudfs_kmeans_random"]["overrides"]["metrics"]["kmeans"]["n_runs"] = "three"
-    folders = readings.derive(config, PAPERS)
+    folders = readings.derive(config, scored_papers())
     derived = sorted({n for f in folders.values() for n in f["experiments"] if n.startswith("readings/")})
     assert "readings/kudfs_kmeans_random/kudfs_table1" in derived
     with pytest.raises(ConfigError, match=r"^experiments\.readings/kudfs_kmeans_random/kudfs_\w+\.metrics\.kmeans\."
