@@ -129,8 +129,9 @@ def _groups(n):
 
 
 def nrfs_fig5(n):
-    rows = [{"dataset": d, "method": m, "n_features": c, "nmi": 0.3} for d in _names(n)
-            for m in ("NRFS", "NRFS-2", "MCFS", "LS", "NDFS", "SPEC") for c in (200, 600, 1000, 1400, 1800)]
+    rows = [{"dataset": d, "method": m, "n_features": c, "nmi": 0.3, "beyond_ranked": m == "MCFS" and c >= 1400}
+            for d in _names(n) for m in ("NRFS", "NRFS-2", "MCFS", "LS", "NDFS", "SPEC")
+            for c in (200, 600, 1000, 1400, 1800)]
     kmeans_all = pd.DataFrame({"dataset": _names(n), "nmi": 0.25})
     band = random_band(_draws({"dataset": _names(n)}, (200, 600, 1000, 1400, 1800), ("kmeans_nmi",)))
     return nrfs.figure5(pd.DataFrame(rows), kmeans_all, _groups(n), band=band)
@@ -276,7 +277,8 @@ def test_legend_wraps_to_the_width_and_lists_every_curve():
     fig = FIGURES["nrfs_fig5"](1)
     (legend,) = fig.legends
     labels = [t.get_text() for t in legend.get_texts()]
-    assert labels == [plots.RANDOM_BAND_LABEL, "NRFS", "NRFS-2", "MCFS", "LS", "NDFS", "SPEC", "K-means (all features)"]
+    assert labels == [plots.RANDOM_BAND_LABEL, "NRFS", "NRFS-2", "MCFS", "LS", "NDFS", "SPEC", "K-means (all features)",
+                      plots.BEYOND_RANKED_LABEL]
     renderer = fig.canvas.get_renderer()
     assert legend.get_window_extent(renderer).width <= fig.bbox.width
     assert legend._ncols < len(labels)  # one panel is too narrow for seven entries in a row
@@ -303,6 +305,18 @@ def test_curve_figures_shade_random_features_behind_the_curves(name):
         low, high = band.get_paths()[0].vertices[:, 0].min(), band.get_paths()[0].vertices[:, 0].max()
         assert (low, high) == (min(ax.get_lines()[0].get_xdata()), max(ax.get_lines()[0].get_xdata()))
     assert plots.RANDOM_BAND_LABEL in [t.get_text() for t in fig.legends[0].get_texts()]
+
+
+def test_counts_beyond_the_ranked_features_are_ringed():
+    """MCFS past its n_ranked features (the fixture's counts 1400 and 1800): those points, and only they, ringed."""
+    fig = FIGURES["nrfs_fig5"](2)
+    for ax in fig.axes:
+        rings = [line for line in ax.get_lines() if line.get_label() == plots.BEYOND_RANKED_LABEL]
+        assert len(rings) == 1 and list(rings[0].get_xdata()) == [1400.0, 1800.0]
+        assert rings[0].get_markerfacecolor() == "none" and rings[0].get_linestyle() == "None"
+    assert plots.BEYOND_RANKED_LABEL in [t.get_text() for t in fig.legends[0].get_texts()]
+    plain = FIGURES["ivfs_curves"](1)  # no beyond_ranked column: nothing ringed, no legend entry
+    assert plots.BEYOND_RANKED_LABEL not in [t.get_text() for t in plain.legends[0].get_texts()]
 
 
 def test_random_band_holds_the_quantiles_of_the_draws():

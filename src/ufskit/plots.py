@@ -12,6 +12,7 @@ import math
 import os
 from pathlib import Path
 
+import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
@@ -46,6 +47,9 @@ LINE_STYLES = ("-", "--", "-.", ":")
 PROTOCOL_NOTES = {"full": "", "quick": "(quick\u00a0protocol)", "smoke": "(smoke\u00a0protocol)"}
 # The chance reference (Random's draws) in every curve figure: one label, one grey shade, behind the curves.
 RANDOM_BAND_LABEL = "Random features, 5-95 %"
+# A point at a count past the features its method truly ranked (n_ranked: e.g. MCFS's zero-score block, in a
+# seeded tie order) is ringed, as the tables mark such cells with a dagger.
+BEYOND_RANKED_LABEL = "ringed: count beyond the method's ranked features"
 _MARGIN_IN = 2 / 72  # free margin kept around everything on the canvas (inches); the layout keeps 2/72 or more
 
 
@@ -61,9 +65,19 @@ def method_style(method: str, layer: int = 0) -> dict:
             "zorder": 2 + layer, "label": method}
 
 
-def plot_line(ax, x, y, method: str, layer: int = 0, **overrides):
-    """Plot one curve in the style of ``method`` as the ``layer``-th curve of its panel (see :func:`method_style`)."""
-    return ax.plot(x, y, **{**method_style(method, layer), **overrides})
+def plot_line(ax, x, y, method: str, layer: int = 0, *, beyond=None, **overrides):
+    """Plot one curve in the style of ``method`` as the ``layer``-th curve of its panel (see :func:`method_style`).
+
+    ``beyond``: one boolean per point, True at a count beyond the features the method truly ranked
+    (a ``beyond_ranked`` column); those points are ringed, with one legend entry for the figure.
+    """
+    lines = ax.plot(x, y, **{**method_style(method, layer), **overrides})
+    mask = np.zeros(len(lines[0].get_xdata()), dtype=bool) if beyond is None else np.asarray(beyond, dtype=bool)
+    if mask.any():
+        ax.plot(np.asarray(x, dtype=float)[mask], np.asarray(y, dtype=float)[mask], linestyle="none", marker="o",
+                markersize=12, markerfacecolor="none", markeredgecolor="black", markeredgewidth=1.0,
+                zorder=lines[0].get_zorder() + 0.5, label=BEYOND_RANKED_LABEL)
+    return lines
 
 
 def shade_band(ax, band) -> None:
@@ -116,7 +130,7 @@ def panel_grid(n_panels: int, *, ncols: int = 4, panel_size=(3.4, 2.7), min_widt
 
 
 def shared_legend(fig: Figure, axes, **kwargs):
-    """One legend below all panels with every label of any panel, once, in first-seen order.
+    """One legend below all panels with every label of any panel, once, in first-seen order (rings' key last).
 
     It gets as many columns as fit in the figure's width, so it wraps into several rows instead
     of running off the canvas. Returns the legend (None when no panel has a labelled artist).
@@ -127,6 +141,7 @@ def shared_legend(fig: Figure, axes, **kwargs):
             entries.setdefault(label, handle)
     if not entries:
         return None
+    entries = dict(sorted(entries.items(), key=lambda entry: entry[0] == BEYOND_RANKED_LABEL))  # the rings' key last
     kwargs.setdefault("fontsize", 8)
     renderer = fig.canvas.get_renderer()
     for ncols in range(len(entries), 0, -1):

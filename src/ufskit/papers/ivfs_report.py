@@ -180,7 +180,8 @@ def curves(summary: pd.DataFrame, metric: str, *, info: dict, methods: dict, pro
             means = rows.groupby("params")["mean"].mean()
             pick = means.idxmin() if _lower_better(metric) else means.idxmax()
             curve = rows[rows["params"] == pick].sort_values("n_features")
-            out.append(curve[["dataset", "method", "params", "n_features", "mean"]])
+            marked = ["beyond_ranked"] if "beyond_ranked" in curve else []  # ringed in the figure
+            out.append(curve[["dataset", "method", "params", "n_features", "mean", *marked]])
     if not out:
         raise ValueError(f"no {metric!r} values to draw.")
     return pd.concat(out, ignore_index=True)
@@ -196,7 +197,7 @@ def draw_curves(frame: pd.DataFrame, *, ylabel: str, title: str, reference: dict
         if band is not None:
             shade_band(ax, band[band["dataset"] == dataset])
         for layer, (method, curve) in enumerate(frame[frame["dataset"] == dataset].groupby("method", sort=False)):
-            plot_line(ax, curve["n_features"], curve["mean"], method, layer)
+            plot_line(ax, curve["n_features"], curve["mean"], method, layer, beyond=curve.get("beyond_ranked"))
         if reference and reference.get(dataset) is not None:
             ax.axhline(reference[dataset], color="tab:red", linestyle=":", linewidth=1,
                        label="IVFS-linf, published best")
