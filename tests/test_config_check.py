@@ -61,6 +61,12 @@ def test_variance_after_z_scoring_is_refused_naming_experiment_method_and_chain(
         config_check.check_protocols(config["experiments"], chains, registry)
 
 
+def test_a_method_s_metric_options_are_checked_by_the_metrics_registry(tmp_path):
+    config = _baselines_with(Random={"selector": "Random", "metrics": {"kmeans": {"n_runs": 0}}})
+    with pytest.raises(ValueError, match=r"experiments\.baselines\.methods\.Random\.metrics\.kmeans\.n_runs: 0 "):
+        config_check.check_config(config, registry_from_config(config, ROOT), tmp_path / "local", tmp_path / "cache")
+
+
 def test_the_default_chain_is_each_datasets_own():
     config = merged_config()
     exp = copy.deepcopy(config["experiments"]["benchmark_highdim"])

@@ -34,6 +34,7 @@ from .experiments import (
     not_run,
     settings_by_slug,
 )
+from .metrics.registry import check_metrics
 from .registry import dataset_entry, is_local
 
 READING_KEYS = {"paper", "description", "cost", "experiments", "overrides", "beside"}
@@ -118,8 +119,10 @@ def _check_experiment(name: str, exp: dict, chains: dict, registry: dict) -> Non
         raise ValueError(
             f"experiment {name!r}: unknown preprocessing chain {chain!r}; defined: {sorted(chains)} or 'default'."
         )
-    for label in exp["methods"]:
+    check_metrics(exp["metrics"], where=f"experiments.{name}.metrics")  # names and options, by the registry
+    for label, spec in exp["methods"].items():
         settings_by_slug(exp, label)  # grid sanity and slug uniqueness
+        check_metrics(spec.get("metrics") or {}, where=f"experiments.{name}.methods.{label}.metrics")
     not_run(exp)  # a method's excluded datasets are datasets of the experiment
     batched = [m for m in exp["methods"] if is_batched(exp, m)]
     if batched and exp["paper"] == "ivfs":
