@@ -78,7 +78,7 @@ def test_losses_bit_identical_to_previous_kernel(rng, loss, dtype):
 
 
 def test_protocol_shapes_bit_identical(rng):
-    """The protocol's subset shapes (n~ = 0.1 n and 0.5 n, d~ = 0.3 d) on a COIL20-sized and a wide matrix."""
+    """Protocol-like subset shapes (n~ = 0.1 n or 10 and 0.5 n, d~ = 0.3 d and 0.5 d) on a tall and a wide matrix."""
     for n, d, m, p in [(300, 200, 30, 60), (300, 200, 150, 100), (60, 900, 10, 270), (60, 900, 30, 450)]:
         X = rng.standard_normal((n, d))
         samples, features = IVFS(n_subsets=12, subset_samples=m, subset_features=p, random_state=3)._draw_subsets(n, d)
