@@ -123,3 +123,41 @@ def test_table1_column_is_the_best_over_g_random_orders_computed_directly(rng):
     assert t.loc[("SPEC", "L2"), "chance_best_of_g"] == pytest.approx(spec_l2.groupby("params")["value"].min().mean())
     md = R.table1_chance_markdown(t.reset_index())
     assert "## Random, best of G" in md and "| toy | IVFS-linf | 2 |" in md
+
+
+def test_claims_say_whether_ivfs_beats_random_under_the_same_selection():
+    t1 = pd.DataFrame([{"dataset": d, "method": R.IVFS, "metric": m, "reproduced": v, "status": "ok", "G": 2,
+                        "chance_best_of_g": c}
+                       for d, m, v, c in (("a", "knn_acc", 94.3, 93.2), ("b", "knn_acc", 80.0, 85.0),
+                                          ("a", "L2", 2.49, 2.38), ("b", "L2", 1.0, 2.0))])
+    t2 = pd.DataFrame({"dataset": ["a"], "method": [R.IVFS], "reproduced": [1.0], "status": ["ok"]})
+    curve = pd.DataFrame({"dataset": ["a"] * 2, "method": [R.IVFS] * 2, "n_features": [5, 10], "mean": [2.0, 1.0]})
+    f4 = pd.DataFrame({"metric": ["L2"] * 2, "n_subsets": [20, 40], "subset_samples": [0.1, 0.1],
+                       "relative": [0.95, 1.0]})
+    _, records = R.claims(t1, t2, curve, curve, f4)
+    numbers = {r["id"]: r["numbers"] for r in records}
+    assert "beats Random, best of G = 2 (the same selection), on knn_acc 1/2 datasets." in numbers["IVFS/T1-knn"]
+    assert [r["numbers"] for r in records if r["id"] == "IVFS/T1-topology-norms"][1].endswith("on L2 1/2 datasets.")
+
+
+def test_scorecard_says_whether_reproduced_and_published_beat_chance_under_the_same_selection():
+    from ufskit import scorecard as S
+    from ufskit.papers import read_published
+
+    published = {b.file: read_published(ROOT / "config/published" / b.file) for _, b in S.published_blocks()}
+    tolerances = yaml.safe_load((ROOT / "config/config.yaml").read_text())["scorecard"]["tolerances"]
+    # lymphoma, IVFS-linf, published KNN 94.0 and L2 2.30; Random best of 25: 93.2 and 2.38
+    t1 = pd.DataFrame([{"dataset": "lymphoma", "method": "IVFS-linf", "metric": m, "reproduced": v, "status": "ok",
+                        "G": g, "chance_best_of_g": c, "chance_std": 0.1}
+                       for m, v, g, c in (("knn_acc", 94.3, 25, 93.2), ("L2", 2.49, 25, 2.38),
+                                          ("fit_seconds", 1.0, None, None))])
+    card = S.scorecard(published, S.read_reference(ROOT / "config/published/claims.csv"),
+                       {"ivfs": [S.ReportResults("ivfs", {"table1": t1})]}, excluded={}, tolerances=tolerances)
+    rows = card[(card["kind"] == "number") & (card["dataset"] == "lymphoma") & (card["method"] == "IVFS-linf")
+                & (card["table"] == "Table 1")].set_index("metric")
+    assert rows.loc["knn_acc", ["G", "chance_best_of_g"]].tolist() == [25, 93.2]
+    assert rows.loc["knn_acc", ["reproduced_beats_chance", "published_beats_chance"]].tolist() == ["yes", "yes"]
+    assert rows.loc["L2", ["reproduced_beats_chance", "published_beats_chance"]].tolist() == ["no", "yes"]
+    assert rows.loc["fit_seconds", "reproduced_beats_chance"] == "" and pd.isna(rows.loc["fit_seconds", "G"])
+    assert rows.loc["knn_acc", "outcome"] == "within tolerance"  # the existing columns are unchanged
+    assert card.loc[card["kind"] == "claim", "published_beats_chance"].isna().all()  # claims have no number
