@@ -163,3 +163,5 @@ def test_scorecard_says_whether_reproduced_and_published_beat_chance_under_the_s
     assert rows.loc["fit_seconds", "reproduced_beats_chance"] == "" and pd.isna(rows.loc["fit_seconds", "G"])
     assert rows.loc["knn_acc", "outcome"] == "within tolerance"  # the existing columns are unchanged
     assert card.loc[card["kind"] == "claim", "published_beats_chance"].isna().all()  # claims have no number
+    md = S.scorecard_markdown(card, excluded={}, tolerances=tolerances)
+    assert "## Chance under the same selection" in md and "| IVFS-linf | 25 | 1/2 | 2/2 |" in md

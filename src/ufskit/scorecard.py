@@ -513,6 +513,23 @@ def _numbers_table(group: pd.DataFrame) -> list[str]:
     return markdown_table(rows, header).splitlines()
 
 
+def _chance_section(card: pd.DataFrame) -> list[str]:
+    """Per paper, table and method: how many reproduced and published numbers beat Random's best of G."""
+    rows = card[(card["kind"] == "number") & card["G"].notna() & (card["reading"] == MAIN)]
+    if rows.empty:
+        return []
+    lines = ["## Chance under the same selection", "",
+             "Numbers that are a best over G settings and counts, against Random given the same selection (best of "
+             "G random-order settings; docs/fidelity/readings.md): how many beat it.", ""]
+    table = []
+    for (paper, report, table_name, method), g in rows.groupby(["paper", "report", "table", "method"], sort=False):
+        yes = [int((g[c] == "yes").sum()) for c in ("reproduced_beats_chance", "published_beats_chance")]
+        table.append([f"{registry()[paper].title}, {table_name} (results/{report}/)", method,
+                      "/".join(str(int(x)) for x in sorted(g["G"].unique())), f"{yes[0]}/{len(g)}", f"{yes[1]}/{len(g)}"])
+    return lines + markdown_table(table, ["table", "method", "G", "reproduced beats chance",
+                                          "published beats chance"]).splitlines() + [""]
+
+
 def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
                        groups: pd.DataFrame | None = None) -> str:
     """The scorecard as markdown: overview, groups, datasets not obtained, claims, then every published number."""
@@ -532,6 +549,7 @@ def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
                   "The full protocol is the default target of config/config.yaml.", ""]
     lines += ["## Overview", "", *_overview(card), ""]
     lines += _groups_section(card, groups)
+    lines += _chance_section(card)
     lines += ["## Datasets not obtained", ""]
     lines += [f"- {d}: {why}" for d, why in sorted(excluded.items())] or ["None: every dataset was obtained."]
     claims = card[card["kind"] == "claim"]
