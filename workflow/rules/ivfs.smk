@@ -33,6 +33,31 @@ rule ivfs_stability:
         "../../scripts/ivfs_stability.py"
 
 
+# Random under Table 1's selection: a pool of random orders per dataset, evaluated in one job with the methods'
+# metric options; Table 1 takes each method's best of G from it (ufskit.chance).
+rule ivfs_chance:
+    input:
+        unpack(evaluation_data),
+    output:
+        "results/{experiment}/ivfs/chance/{dataset}.parquet",
+    log:
+        "logs/ivfs/chance/{experiment}/{dataset}.log",
+    benchmark:
+        "benchmarks/ivfs/chance/{experiment}/{dataset}.tsv"
+    wildcard_constraints:
+        experiment=IVFS_EXPERIMENT,
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=4000,
+    params:
+        chance=ivfs_chance_params,
+        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+    script:
+        "../../scripts/ivfs_chance.py"
+
+
 # ---- tables, figures and claims of a report folder --------------------------------------
 
 # The ILS paper's report rules write the same file names to their own folders.
@@ -43,6 +68,7 @@ rule ivfs_table1:
         published=REPO / "config/published/ivfs_table1.csv",
         summary=ivfs_report_input("summary"),
         info=ivfs_report_input("info"),
+        chance=ivfs_report_input("chance"),
     output:
         csv="results/{report}/table1.csv",
         md=paper_report("results/{report}/table1.md", "ivfs", "ivfs_table1"),
@@ -55,6 +81,7 @@ rule ivfs_table1:
     params:
         run=report_run,
         config=ivfs_report_params,
+        chance_reps=lambda w: ivfs_chance_reps(ivfs_experiment(w.report)),
     script:
         "../../scripts/ivfs_table1.py"
 
