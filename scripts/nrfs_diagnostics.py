@@ -6,6 +6,7 @@ from ufskit.data import load_dataset
 from ufskit.experiments import resolve_params
 from ufskit.intermediates import read_parquet
 from ufskit.papers import nrfs_diagnostics as diag
+from ufskit.plots import save_figure
 from ufskit.runlog import start
 
 log = start(snakemake.log[0], snakemake.threads)
@@ -27,6 +28,8 @@ spectrum = spectrum[["dataset", *spectrum.columns.drop("dataset")]]
 spectrum.to_csv(snakemake.output.spectrum_csv, index=False)
 with open(snakemake.output.spectrum, "w") as fh:
     fh.write(diag.spectrum_markdown(spectrum))
+save_figure(diag.spectrum_figure(spectrum, protocol=snakemake.config.get("protocol", "full")),
+            snakemake.output.png, snakemake.output.pdf)
 runs = pd.concat(runs, ignore_index=True)
 summary = diag.oracle_summary(runs, len(informative))
 summary.to_csv(snakemake.output.oracle_csv, index=False)

@@ -305,6 +305,8 @@ rule nrfs_diagnostics:
     output:
         spectrum=paper_report("results/{folder}/nrfs_spectrum.md", "nrfs", "nrfs_spectrum"),
         spectrum_csv="results/{folder}/nrfs_spectrum.csv",
+        png=paper_report("results/{folder}/nrfs_spectrum.png", "nrfs", "nrfs_spectrum"),
+        pdf="results/{folder}/nrfs_spectrum.pdf",
         oracle=paper_report("results/{folder}/nrfs_oracle.md", "nrfs", "nrfs_oracle"),
         oracle_csv="results/{folder}/nrfs_oracle.csv",
     log:

@@ -546,5 +546,6 @@ SPEC = PaperSpec(
     claims="claims.csv",
     tables={"table1.md": "nrfs_table1", "table2.md": "nrfs_table2", "claims.md": "nrfs_claims",
             "nrfs_spectrum.md": "nrfs_spectrum", "nrfs_oracle.md": "nrfs_oracle"},
-    figures={f"{f}.png": f"nrfs_{f}" for f in ("fig1", "fig4", "sensitivity", "fig5", "fig6", "fig7")},
+    figures={**{f"{f}.png": f"nrfs_{f}" for f in ("fig1", "fig4", "sensitivity", "fig5", "fig6", "fig7")},
+             "nrfs_spectrum.png": "nrfs_spectrum"},
 )

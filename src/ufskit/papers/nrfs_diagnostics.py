@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..graph import pairwise_sq_dists
+from ..plots import finish, panel_grid
 from ..runs import fit_selector, to_selection
 from ..seeds import derive_seed
 from ..selectors.nrfs import adaptive_sigma, global_similarity, global_spectra
@@ -81,6 +82,24 @@ def spectrum_table(X, y, informative, params: dict, *, n_eigen: int) -> pd.DataF
         rows += [{"graph": graph, "index": k + 1, "eigenvalue": max(float(values[k]), 0.0), "cluster_r2": float(r2[k]),
                   "in_target": first <= k + 1 < first + c} for k in range(n_eigen)]
     return pd.DataFrame(rows)
+
+
+def spectrum_figure(table: pd.DataFrame, *, protocol: str = "full"):
+    """One panel per dataset: each eigenvector's R^2 on the clusters against its eigenvalue, per graph; NRFS's
+    target filled, the next eigenvectors hollow."""
+    datasets = list(dict.fromkeys(table["dataset"]))
+    fig, axes = panel_grid(len(datasets), ncols=2)
+    for ax, dataset in zip(axes, datasets):
+        for (graph, rows), colour in zip(table[table["dataset"] == dataset].groupby("graph", sort=False),
+                                         ("tab:red", "tab:blue")):
+            ax.plot(rows["eigenvalue"], rows["cluster_r2"], color=colour, lw=0.8, alpha=0.5)
+            for in_target, face in ((True, colour), (False, "none")):
+                part = rows[rows["in_target"] == in_target]
+                ax.scatter(part["eigenvalue"], part["cluster_r2"], edgecolors=colour, facecolors=face, s=24,
+                           label=f"{graph}{', NRFS target' if in_target else ''}")
+        ax.set(title=dataset, xlabel="eigenvalue of L_sym", ylabel="R^2 on the clusters", ylim=(-0.05, 1.05))
+    return finish(fig, axes, title="NRFS Table I diagnostics: how much of each eigenvector the clusters explain",
+                  protocol=protocol, legend_axes=axes[:1])
 
 
 def oracle_runs(X, y, informative, spec: dict, *, count: int, seed: int) -> pd.DataFrame:
