@@ -15,7 +15,8 @@ for path, run in zip(snakemake.input.data, snakemake.params.plan):
     frame = seed_agreement(ds.X, run["params"], run["ks"], run["seeds"], n_classes=ds.n_classes, top=top)
     frames.append(frame.assign(dataset=run["dataset"], method=run["method"], params=run["group"]))
     log.info("%s %s: Spearman %s", run["dataset"], run["method"], frame["spearman_mean"].round(3).tolist())
-table = pd.concat(frames, ignore_index=True)
+# no IVFS method in the experiment: an empty table with the columns
+table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["dataset", "method", "params"])
 table = table[["dataset", "method", "params", *table.columns.drop(["dataset", "method", "params"])]]
 table.to_csv(snakemake.output.csv, index=False)
 with open(snakemake.output.md, "w") as fh:
