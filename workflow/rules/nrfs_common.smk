@@ -161,6 +161,8 @@ def nrfs_targets(folder):
     out = [f"results/{folder}/claims.md", f"results/{folder}/claims.csv"]
     if nrfs_synthetic_experiment(folder):
         out += [f"results/{folder}/table1.csv", f"results/{folder}/table1.md", *figures("fig1", "fig4")]
+        out += [f"results/{folder}/nrfs_{f}" for f in ("spectrum.csv", "spectrum.md", "oracle.csv", "oracle.md")]
+        out += figures("nrfs_spectrum")
     if nrfs_sensitivity(folder):
         out += [f"results/{folder}/sensitivity.csv", *figures("sensitivity")]
     if nrfs_real_experiments(folder):
