@@ -31,26 +31,38 @@ from ._common import as_sklearn_seed, check_labels
 from .distances import check_prefixes, iter_prefix_sq_dists
 
 
-def _vote(D2: np.ndarray, y_train: np.ndarray, n_classes: int, k: int) -> np.ndarray:
-    """Class indices (0..n_classes-1) voted by the k nearest columns of each row of D2.
+def _votes(D2: np.ndarray, y_train: np.ndarray, n_classes: int, ks) -> dict[int, np.ndarray]:
+    """Class indices (0..n_classes-1) voted by the k nearest columns of each row of D2, for every k in ``ks``.
 
-    The k nearest are all columns closer than the k-th smallest distance plus,
-    among those at exactly that distance, the lowest-indexed ones (a cumulative
-    count, done only on the rare rows where such a tie straddles the k-th
-    place). np.argmax picks the smallest class index among tied vote counts.
+    The k nearest are the first k columns in the order (distance, column index):
+    every column closer than the k-th smallest distance plus, among those at
+    exactly that distance, the lowest-indexed ones. One argpartition finds the
+    max(ks) nearest of every row (redone exactly on the rare rows where a tie
+    straddles the max(ks)-th place, where argpartition's pick is arbitrary);
+    sorting these few by (distance, index) then gives the neighbours of every
+    smaller k as a prefix. np.argmax picks the smallest class index among tied
+    vote counts.
     """
-    if k == 1:  # same rule, one pass: argmin returns the first (lowest-index) minimum
-        return y_train[np.argmin(D2, axis=1)]
-    kth = np.partition(D2, k - 1, axis=1)[:, k - 1 : k]
-    chosen = D2 < kth
-    tied = D2 == kth
-    need = k - chosen.sum(axis=1)
-    straddle = tied.sum(axis=1) > need
-    tied[straddle] = tied[straddle] & (np.cumsum(tied[straddle], axis=1) <= need[straddle, None])
-    chosen |= tied
-    rows, cols = np.nonzero(chosen)  # exactly k per row
-    votes = np.bincount(rows * n_classes + y_train[cols], minlength=D2.shape[0] * n_classes)
-    return np.argmax(votes.reshape(-1, n_classes), axis=1)
+    k_max = max(ks)
+    if k_max == 1:  # same rule, one pass: argmin returns the first (lowest-index) minimum
+        return {1: y_train[np.argmin(D2, axis=1)]}
+    near = np.argpartition(D2, k_max - 1, axis=1)[:, :k_max]
+    dist = np.take_along_axis(D2, near, axis=1)
+    kth = dist.max(axis=1)
+    straddle = np.count_nonzero(D2 == kth[:, None], axis=1) > np.count_nonzero(dist == kth[:, None], axis=1)
+    for r in np.flatnonzero(straddle):
+        closer = np.flatnonzero(D2[r] < kth[r])
+        near[r] = np.concatenate([closer, np.flatnonzero(D2[r] == kth[r])[: k_max - closer.size]])
+        dist[r] = D2[r, near[r]]
+    labels = np.take_along_axis(y_train[near], np.lexsort((near, dist), axis=1), axis=1)
+    votes = np.zeros((D2.shape[0], n_classes), dtype=np.intp)
+    rows = np.arange(D2.shape[0])
+    out = {}
+    for j in range(k_max):
+        votes[rows, labels[:, j]] += 1
+        if j + 1 in ks:
+            out[j + 1] = np.argmax(votes, axis=1)
+    return out
 
 
 def knn_predict(D2, y_train, k: int) -> np.ndarray:
@@ -70,7 +82,7 @@ def knn_predict(D2, y_train, k: int) -> np.ndarray:
     if (np.count_nonzero(np.isfinite(D2), axis=1) < k).any():
         raise ValueError(f"some test points have fewer than k={k} finite distances.")
     classes, y_idx = np.unique(y_train, return_inverse=True)
-    return classes[_vote(D2, y_idx, classes.size, k)]
+    return classes[_votes(D2, y_idx, classes.size, [k])[k]]
 
 
 def _prepare(X, y, order, counts):
@@ -99,8 +111,9 @@ def knn_accuracy_path(X, y, order, counts, *, ks=(1, 3, 5, 10), n_splits=10, tes
     for j, (_, D2) in enumerate(iter_prefix_sq_dists(X, order, counts)):
         for train, test in splits:
             block = D2[np.ix_(test, train)]
+            predicted = _votes(block, y_idx[train], n_classes, ks)
             for i, k in enumerate(ks):
-                acc[i, j] += np.mean(_vote(block, y_idx[train], n_classes, k) == y_idx[test])
+                acc[i, j] += np.mean(predicted[k] == y_idx[test])
     acc /= len(splits)
     out = {f"k{k}": acc[i] for i, k in enumerate(ks)}
     out["best"] = acc.max(axis=0)
@@ -140,7 +153,7 @@ def cv_1nn_accuracy_path(X, y, order, counts, *, n_folds=10, n_repeats=10, rando
     acc = np.empty(len(counts))
     for j, (_, D2) in enumerate(iter_prefix_sq_dists(X, order, counts)):
         correct = sum(
-            np.count_nonzero(_vote(np.where(mask, np.inf, D2), y_idx, n_classes, 1) == y_idx) for mask in same_fold
+            np.count_nonzero(_votes(np.where(mask, np.inf, D2), y_idx, n_classes, [1])[1] == y_idx) for mask in same_fold
         )
         acc[j] = correct / (n_repeats * X.shape[0])
     return acc
