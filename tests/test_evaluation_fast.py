@@ -13,6 +13,7 @@ from sklearn.model_selection import ShuffleSplit
 
 from ufskit.metrics import iter_prefix_sq_dists, knn_accuracy_path, knn_predict
 from ufskit.metrics._common import as_sklearn_seed
+from ufskit.metrics.classification import _nearest, _train_neighbours
 
 
 def reference_vote(D2, y_train, n_classes, k):
@@ -83,3 +84,22 @@ def test_knn_predict_equals_the_reference_on_heavy_ties(rng, k):
     D2[5:10, :3] = np.inf  # pairs that may not be used
     y = rng.integers(4, size=40)
     assert np.array_equal(knn_predict(D2, y, k), reference_vote(D2, y, 4, k))
+
+
+@pytest.mark.parametrize("depth", [1, 2, 10, 40])
+def test_nearest_is_the_order_by_distance_then_index(rng, depth):
+    D2 = rng.integers(0, 5, size=(150, 40)).astype(float)
+    full_order = np.lexsort((np.broadcast_to(np.arange(40), D2.shape), D2), axis=1)
+    assert np.array_equal(_nearest(D2, depth), full_order[:, :depth])
+
+
+def test_train_neighbours_falls_back_when_the_shared_search_is_too_shallow(rng):
+    D2 = rng.integers(0, 6, size=(60, 60)).astype(float)
+    D2 = np.minimum(D2, D2.T)
+    test = np.sort(rng.choice(60, size=30, replace=False))
+    train = np.setdiff1d(np.arange(60), test)
+    in_train = np.isin(np.arange(60), train)
+    near = _nearest(D2, 12)  # too shallow to hold 10 training points on many rows
+    assert (in_train[near[test]].sum(axis=1) < 10).sum() > 5
+    expected = train[_nearest(D2[np.ix_(test, train)], 10)]
+    assert np.array_equal(_train_neighbours(D2, near, test, train, in_train, 10), expected)

@@ -31,37 +31,59 @@ from ._common import as_sklearn_seed, check_labels
 from .distances import check_prefixes, iter_prefix_sq_dists
 
 
-def _votes(D2: np.ndarray, y_train: np.ndarray, n_classes: int, ks) -> dict[int, np.ndarray]:
-    """Class indices (0..n_classes-1) voted by the k nearest columns of each row of D2, for every k in ``ks``.
+def _nearest(D2: np.ndarray, depth: int) -> np.ndarray:
+    """Column indices of the ``depth`` nearest columns of each row of D2, nearest first.
 
-    The k nearest are the first k columns in the order (distance, column index):
-    every column closer than the k-th smallest distance plus, among those at
-    exactly that distance, the lowest-indexed ones. One argpartition finds the
-    max(ks) nearest of every row (redone exactly on the rare rows where a tie
-    straddles the max(ks)-th place, where argpartition's pick is arbitrary);
-    sorting these few by (distance, index) then gives the neighbours of every
-    smaller k as a prefix. np.argmax picks the smallest class index among tied
-    vote counts.
+    Nearest first is the order (distance, column index): the k nearest of a row
+    are the first k of this order, for every k <= depth. One argpartition finds
+    the ``depth`` nearest (redone exactly on the rare rows where a tie straddles
+    the depth-th place, where argpartition's pick among the tied is arbitrary),
+    then only these few are sorted.
     """
-    k_max = max(ks)
-    if k_max == 1:  # same rule, one pass: argmin returns the first (lowest-index) minimum
-        return {1: y_train[np.argmin(D2, axis=1)]}
-    near = np.argpartition(D2, k_max - 1, axis=1)[:, :k_max]
+    if depth == 1:  # argmin returns the first (lowest-index) minimum
+        return np.argmin(D2, axis=1)[:, None]
+    near = np.argpartition(D2, depth - 1, axis=1)[:, :depth]
     dist = np.take_along_axis(D2, near, axis=1)
     kth = dist.max(axis=1)
     straddle = np.count_nonzero(D2 == kth[:, None], axis=1) > np.count_nonzero(dist == kth[:, None], axis=1)
     for r in np.flatnonzero(straddle):
         closer = np.flatnonzero(D2[r] < kth[r])
-        near[r] = np.concatenate([closer, np.flatnonzero(D2[r] == kth[r])[: k_max - closer.size]])
+        near[r] = np.concatenate([closer, np.flatnonzero(D2[r] == kth[r])[: depth - closer.size]])
         dist[r] = D2[r, near[r]]
-    labels = np.take_along_axis(y_train[near], np.lexsort((near, dist), axis=1), axis=1)
-    votes = np.zeros((D2.shape[0], n_classes), dtype=np.intp)
-    rows = np.arange(D2.shape[0])
+    return np.take_along_axis(near, np.lexsort((near, dist), axis=1), axis=1)
+
+
+def _votes(labels: np.ndarray, n_classes: int, ks) -> dict[int, np.ndarray]:
+    """For each k in ``ks``: the class index (0..n_classes-1) most frequent among the first k columns of
+    ``labels`` (each row: the class indices of a point's neighbours, nearest first). np.argmax picks the
+    smallest class index among tied vote counts."""
+    votes = np.zeros((labels.shape[0], n_classes), dtype=np.intp)
+    rows = np.arange(labels.shape[0])
     out = {}
-    for j in range(k_max):
+    for j in range(max(ks)):
         votes[rows, labels[:, j]] += 1
         if j + 1 in ks:
             out[j + 1] = np.argmax(votes, axis=1)
+    return out
+
+
+def _train_neighbours(D2, near, test, train, in_train, k: int) -> np.ndarray:
+    """The k nearest training points of each test point (rows of ``test``), nearest first, as indices of D2.
+
+    ``near`` holds each row's nearest columns among all points, nearest first (``_nearest``); keeping its
+    training points keeps their order, so the first k of them are the answer. A test row with fewer than k
+    training points there (rare: ``near`` is about twice deeper than needed) is searched among all of
+    ``train`` instead.
+    """
+    cand = near[test]
+    ok = in_train[cand]
+    rank = np.cumsum(ok, axis=1)
+    out = np.empty((test.size, k), dtype=np.intp)
+    short = rank[:, -1] < k
+    full = ~short
+    out[full] = cand[full][(ok & (rank <= k))[full]].reshape(-1, k)
+    if short.any():
+        out[short] = train[_nearest(D2[np.ix_(test[short], train)], k)]
     return out
 
 
@@ -82,7 +104,7 @@ def knn_predict(D2, y_train, k: int) -> np.ndarray:
     if (np.count_nonzero(np.isfinite(D2), axis=1) < k).any():
         raise ValueError(f"some test points have fewer than k={k} finite distances.")
     classes, y_idx = np.unique(y_train, return_inverse=True)
-    return classes[_votes(D2, y_idx, classes.size, [k])[k]]
+    return classes[_votes(y_idx[_nearest(D2, k)], classes.size, [k])[k]]
 
 
 def _prepare(X, y, order, counts):
@@ -107,11 +129,16 @@ def knn_accuracy_path(X, y, order, counts, *, ks=(1, 3, 5, 10), n_splits=10, tes
     splitter = ShuffleSplit(n_splits=n_splits, test_size=test_size, random_state=as_sklearn_seed(random_state))
     splits = [(np.sort(train), np.sort(test)) for train, test in splitter.split(X)]
     ks = [check_int(k, name="K", high=splits[0][0].size) for k in ks]
+    k_max, n = max(ks), X.shape[0]
+    depth = min(n, 2 * k_max * n // splits[0][0].size + 10)  # about twice the k_max training points
+    in_train = np.zeros((len(splits), n), dtype=bool)
+    for s, (train, _) in enumerate(splits):
+        in_train[s, train] = True
     acc = np.zeros((len(ks), len(counts)))
     for j, (_, D2) in enumerate(iter_prefix_sq_dists(X, order, counts)):
-        for train, test in splits:
-            block = D2[np.ix_(test, train)]
-            predicted = _votes(block, y_idx[train], n_classes, ks)
+        near = _nearest(D2, depth)
+        for s, (train, test) in enumerate(splits):
+            predicted = _votes(y_idx[_train_neighbours(D2, near, test, train, in_train[s], k_max)], n_classes, ks)
             for i, k in enumerate(ks):
                 acc[i, j] += np.mean(predicted[k] == y_idx[test])
     acc /= len(splits)
@@ -153,7 +180,7 @@ def cv_1nn_accuracy_path(X, y, order, counts, *, n_folds=10, n_repeats=10, rando
     acc = np.empty(len(counts))
     for j, (_, D2) in enumerate(iter_prefix_sq_dists(X, order, counts)):
         correct = sum(
-            np.count_nonzero(_votes(np.where(mask, np.inf, D2), y_idx, n_classes, [1])[1] == y_idx) for mask in same_fold
+            np.count_nonzero(y_idx[_nearest(np.where(mask, np.inf, D2), 1)[:, 0]] == y_idx) for mask in same_fold
         )
         acc[j] = correct / (n_repeats * X.shape[0])
     return acc
