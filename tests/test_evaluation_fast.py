@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from sklearn.model_selection import ShuffleSplit
 
-from ufskit.metrics import iter_prefix_sq_dists, knn_accuracy_path, knn_predict
+from ufskit.metrics import check_distance_matrix, iter_prefix_sq_dists, knn_accuracy_path, knn_predict
 from ufskit.metrics._common import as_sklearn_seed
 from ufskit.metrics.classification import _nearest, _train_neighbours
 
@@ -103,3 +103,15 @@ def test_train_neighbours_falls_back_when_the_shared_search_is_too_shallow(rng):
     assert (in_train[near[test]].sum(axis=1) < 10).sum() > 5
     expected = train[_nearest(D2[np.ix_(test, train)], 10)]
     assert np.array_equal(_train_neighbours(D2, near, test, train, in_train, 10), expected)
+
+
+@pytest.mark.parametrize("at", [(250, 3), (3, 250), (140, 139), (299, 298)])
+def test_distance_check_finds_an_asymmetry_in_any_strip(rng, at):
+    D = np.sqrt(next(iter_prefix_sq_dists(rng.normal(size=(300, 4)), np.arange(4), [4]))[1])
+    assert check_distance_matrix(D) is not None
+    rounded, off = D.copy(), D.copy()
+    rounded[at] += 1e-14  # within the 1e-12 relative rounding allowed
+    off[at] += 1e-3
+    check_distance_matrix(rounded)
+    with pytest.raises(ValueError, match="not symmetric"):
+        check_distance_matrix(off)

@@ -38,13 +38,19 @@ def check_distance_matrix(D, *, name: str = "D") -> np.ndarray:
         raise ValueError(f"{name} has negative entries; distances are >= 0.")
     if np.any(np.diag(D) != 0):
         raise ValueError(f"{name} has a non-zero diagonal; the distance of a point to itself is 0.")
-    if np.array_equal(D, D.T):  # the usual case, one comparison pass: no rounding to measure
+    if _exactly_symmetric(D):  # the usual case: no rounding to measure
         return D
     tol = 1e-12 * max(1.0, float(D.max()))
     asym = float(np.abs(D - D.T).max())
     if asym > tol:
         raise ValueError(f"{name} is not symmetric (max |D - D.T| = {asym:.3g}).")
     return D
+
+
+def _exactly_symmetric(D: np.ndarray, block: int = 128) -> bool:
+    """Whether D equals D.T exactly, comparing the upper triangle's row strips with the lower's column strips
+    (about half the reads of D == D.T, and strips that stay in cache)."""
+    return all(np.array_equal(D[i : i + block, i:], D[i:, i : i + block].T) for i in range(0, D.shape[0], block))
 
 
 def check_prefixes(n_features: int, order, counts) -> tuple[np.ndarray, np.ndarray]:
