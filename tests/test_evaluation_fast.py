@@ -11,9 +11,11 @@ import numpy as np
 import pytest
 from sklearn.model_selection import ShuffleSplit
 
+from ufskit.evaluation import evaluate_selection
 from ufskit.metrics import check_distance_matrix, iter_prefix_sq_dists, knn_accuracy_path, knn_predict
 from ufskit.metrics._common import as_sklearn_seed
 from ufskit.metrics.classification import _nearest, _train_neighbours
+from ufskit.selection_io import Selection
 
 
 def reference_vote(D2, y_train, n_classes, k):
@@ -115,3 +117,24 @@ def test_distance_check_finds_an_asymmetry_in_any_strip(rng, at):
     check_distance_matrix(rounded)
     with pytest.raises(ValueError, match="not symmetric"):
         check_distance_matrix(off)
+
+
+# evaluate_selection's values (fit time, then per count: knn_acc_k1, k3, k5, k10, knn_acc; Linf, L1_over_n2, L2)
+# on the tied data below, as the code before the speed-up computed them, bit for bit
+STORED = ["0x1.0000000000000p-1",
+          "0x1.82d82d82d82d8p-2", "0x1.6c16c16c16c18p-2", "0x1.71c71c71c71c7p-2", "0x1.2d82d82d82d83p-2",
+          "0x1.82d82d82d82d8p-2", "0x1.16c16c16c16c2p-2", "0x1.ccccccccccccdp-2", "0x1.82d82d82d82d8p-2",
+          "0x1.5b05b05b05b06p-2", "0x1.ccccccccccccdp-2", "0x1.1111111111111p-2", "0x1.60b60b60b60b6p-2",
+          "0x1.60b60b60b60b6p-2", "0x1.27d27d27d27d2p-2", "0x1.60b60b60b60b6p-2",
+          "0x1.bfbb2394eb8a4p-1", "0x1.ba79e34ba91bbp-3", "0x1.8fbd65839f53bp+4",
+          "0x1.302c5f0a5c073p-1", "0x1.b35fe58743663p-4", "0x1.95d05be7c3463p+3",
+          "0x0.0p+0", "0x0.0p+0", "0x0.0p+0"]
+
+
+def test_evaluation_values_equal_those_stored_from_the_former_code():
+    rng = np.random.default_rng(3)
+    X, y = tied_data(rng, n=90, d=12)
+    sel = Selection(order=rng.permutation(12), scores=np.arange(12, 0, -1.0), seconds=0.5, params={}, subsets={},
+                    space=None, n_ranked=12)
+    frame = evaluate_selection(X, y, sel, [2, 5, 12], {"knn": {}, "distance_norms": {}}, seed=7)
+    assert [float(v).hex() for v in frame["value"]] == STORED

@@ -93,8 +93,13 @@ def _accumulate(X, order, counts):
 
 
 def _divide(D: np.ndarray, scale: float) -> np.ndarray:
-    """D / scale; all zeros when scale is 0 (every point coincides: no scale to normalise by)."""
-    return D / scale if scale > 0 else np.zeros_like(D)
+    """D / scale, in place (D is a fresh matrix of its callers: no second n x n allocation); all zeros when
+    scale is 0 (every point coincides: no scale to normalise by)."""
+    if scale > 0:
+        D /= scale
+    else:
+        D[...] = 0.0
+    return D
 
 
 def normalized_distance_matrix(X) -> np.ndarray:
@@ -124,12 +129,10 @@ def _prefix_distances(X, order, counts, scale):
 
 
 def _norms(E: np.ndarray) -> dict:
-    A = np.abs(E)
-    return {
-        "Linf": float(A.max()),
-        "L1_over_n2": float(A.sum() / E.size),
-        "L2": float(np.linalg.norm(E)),
-    }
+    """The norms of E, overwriting E with |E| (E is its callers' temporary D - DF: no second n x n array)."""
+    l2 = float(np.linalg.norm(E))
+    A = np.abs(E, out=E)
+    return {"Linf": float(A.max()), "L1_over_n2": float(A.sum() / E.size), "L2": l2}
 
 
 def distance_norms(D, DF) -> dict:
