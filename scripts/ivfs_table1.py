@@ -4,6 +4,7 @@
 from ufskit.intermediates import read_csv, read_json
 from ufskit.papers.ivfs_report import read_published, table1, table1_markdown
 from ufskit.runlog import start
+from ufskit.tables import write_markdown
 
 log = start(snakemake.log[0])
 c = snakemake.params.config
@@ -11,5 +12,6 @@ info = {s["dataset"]: s for s in (read_json(path) for path in snakemake.input.in
 long = table1(read_csv(snakemake.input.summary), datasets=c["datasets"], info=info, excluded=c["excluded"],
               methods=c["methods"], protocol=c["protocol"], published=read_published(snakemake.input.published))
 long.to_csv(snakemake.output.csv, index=False)
-open(snakemake.output.md, "w").write(f"# IVFS Table 1 (experiment {c['experiment']})\n\n" + table1_markdown(long))
+write_markdown(f"# IVFS Table 1 (experiment {c['experiment']})\n\n" + table1_markdown(long),
+               snakemake.output.md, snakemake.output.html)
 log.info("%d rows", len(long))

@@ -5,7 +5,8 @@ A copy of the report gets two small scripts: one at the top of <head> that recor
 app has rendered, opens every category and each of its results folders (a table of its files, each with
 its view button), shows one figure the way the report's view button does, and writes what it found as JSON
 into the page; Chromium's --dump-dom returns that page and --screenshot shows the figure view (a non-blank
-image). The papers' tables are markdown files, which the report offers as downloads, not as views.
+image). The papers' tables are HTML pages (ufskit.tables.write_markdown): the walk opens one the way the view
+button does (an iframe of its data URI) and counts the rows of the table it holds.
 """
 
 from __future__ import annotations
@@ -61,6 +62,13 @@ window.addEventListener("load", () => setTimeout(async () => {
       found.categories[category] = shown;
     }
     const paths = Object.keys(results);
+    const page = paths.find((p) => p.endsWith("table1.html"));
+    app.setView({content: "html", contentPath: results[page].data_uri, resultPath: page});
+    await wait(500);
+    const frame = Array.from(document.querySelectorAll("#app iframe")).find((f) => f.src === results[page].data_uri);
+    const doc = new DOMParser().parseFromString(await (await fetch(results[page].data_uri)).text(), "text/html");
+    found.table = {path: page, shown: Boolean(frame), rows: doc.querySelectorAll("table tr").length,
+                   cells: doc.querySelectorAll("table td").length};
     const figure = paths.find((p) => results[p].mime_type === "image/png");
     app.setView({content: "img", contentPath: results[figure].data_uri, resultPath: figure});
     await wait(500);
@@ -133,7 +141,8 @@ def test_report_renders_in_a_browser(tmp_path, mirror):
         assert category, f"no category {paper!r} in {sorted(found['categories'])}"
         shown = found["categories"][category]
         assert len(shown["files"]) == shown["listed"] and min(shown["tables"]) > 1, (category, shown)
-        assert any(f.endswith(".md") for f in shown["files"]), f"{category}: no table listed"
+        assert any(f.endswith(".html") for f in shown["files"]), f"{category}: no table listed"
+    assert found["table"]["shown"] and found["table"]["rows"] > 1 and found["table"]["cells"] > 4, found["table"]
     assert found["figure"]["width"] > 300 and found["figure"]["height"] > 200, found["figure"]
     assert distinct_colours(shot) > 50, "the screenshot is blank"
 

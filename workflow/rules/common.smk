@@ -258,7 +258,7 @@ def final_outputs():
     scorecard when `run` holds paper experiments."""
     outputs = ["results/excluded_datasets.md"]
     if writes_scorecard():
-        outputs += ["results/scorecard.csv", "results/scorecard.md"]
+        outputs += ["results/scorecard.csv", "results/scorecard.md", "results/scorecard.html"]
     for name in config["run"]:
         outputs += [f"results/{name}/summary.md", f"results/{name}/datasets.md"]
         paper = config["experiments"][name]["paper"]

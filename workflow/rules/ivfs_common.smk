@@ -85,7 +85,7 @@ def ivfs_report_params(wildcards):
 
 
 def ivfs_targets(report):
-    files = ["table1.csv", "table1.md", "table2.csv", "table2.md", "claims.md", "claims.csv"]
+    files = [f"{table}.{ext}" for table in ("table1", "table2", "claims") for ext in ("csv", "md", "html")]
     files += [f"{fig}.{ext}" for fig in ("fig2", "fig3", "fig4") for ext in ("csv", "png", "pdf")]
     return [f"results/{report}/{f}" for f in files]
 
