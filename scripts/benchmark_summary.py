@@ -15,6 +15,7 @@ summary = benchmark.summary_table(metrics, planned)
 ranks = benchmark.mean_ranks(summary)
 summary.to_csv(snakemake.output.csv, index=False, float_format="%.6g")
 ranks.to_csv(snakemake.output.ranks, index=False, float_format="%.4g")
-write_markdown(benchmark.summary_markdown(summary, ranks, benchmark.protocol_markdown(c["experiments"])),
+write_markdown(benchmark.summary_markdown(summary, ranks, benchmark.protocol_markdown(c["experiments"]),
+                                         heading=snakemake.params.title),
                snakemake.output.md, snakemake.output.html)
 log.info("%d summary rows, %d (method, metric) mean ranks", len(summary), len(ranks))

@@ -13,5 +13,6 @@ planned = benchmark.plan(c["experiments"], c["excluded"])
 metrics = pd.concat([read_parquet(p) for p in snakemake.input], ignore_index=True)
 table = benchmark_stats.versus_random(metrics, planned)
 table.to_csv(snakemake.output.csv, index=False, float_format="%.6g")
-write_markdown(benchmark_stats.versus_random_markdown(table), snakemake.output.md, snakemake.output.html)
+write_markdown(benchmark_stats.versus_random_markdown(table, heading=snakemake.params.title),
+               snakemake.output.md, snakemake.output.html)
 log.info("%d comparisons: %s", len(table), table["verdict"].value_counts().to_dict())

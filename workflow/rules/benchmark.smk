@@ -27,6 +27,7 @@ rule benchmark_summary:
         ENV
     params:
         run=report_run,
+        title=benchmark_title,
         config=benchmark_params,
     script:
         "../../scripts/benchmark_summary.py"
@@ -47,6 +48,7 @@ rule benchmark_heatmap:
         ENV
     params:
         run=report_run,
+        title=benchmark_title,
     script:
         "../../scripts/benchmark_heatmap.py"
 
@@ -68,6 +70,7 @@ rule benchmark_stats:
         ENV
     params:
         run=report_run,
+        title=benchmark_title,
     script:
         "../../scripts/benchmark_stats.py"
 
@@ -88,5 +91,6 @@ rule benchmark_vs_random:
     params:
         config=benchmark_params,
         run=report_run,
+        title=benchmark_title,
     script:
         "../../scripts/benchmark_vs_random.py"
