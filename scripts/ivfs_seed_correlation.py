@@ -6,6 +6,7 @@ import pandas as pd
 from ufskit.data import load_dataset
 from ufskit.papers.ivfs_diagnostics import seed_agreement, seed_markdown
 from ufskit.runlog import start
+from ufskit.tables import write_markdown
 
 log = start(snakemake.log[0], snakemake.threads)
 frames = []
@@ -19,5 +20,4 @@ for path, run in zip(snakemake.input.data, snakemake.params.plan):
 table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["dataset", "method", "params"])
 table = table[["dataset", "method", "params", *table.columns.drop(["dataset", "method", "params"])]]
 table.to_csv(snakemake.output.csv, index=False)
-with open(snakemake.output.md, "w") as fh:
-    fh.write(seed_markdown(table))
+write_markdown(seed_markdown(table), snakemake.output.md, snakemake.output.html)

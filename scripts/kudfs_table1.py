@@ -3,6 +3,7 @@
 from ufskit.intermediates import read_parquet
 from ufskit.papers import kudfs
 from ufskit.runlog import start
+from ufskit.tables import write_markdown
 
 log = start(snakemake.log[0])
 inp = snakemake.input
@@ -10,6 +11,5 @@ dims = kudfs.read_dims(inp.summaries)
 table = kudfs.table1(read_parquet(inp.udfs), read_parquet(inp.kernel), dims,
                      kudfs.read_published(inp.published), labels=snakemake.params.labels)
 table.to_csv(snakemake.output.csv, index=False, float_format="%.4f")
-with open(snakemake.output.md, "w") as fh:
-    fh.write(kudfs.table1_markdown(table))
+write_markdown(kudfs.table1_markdown(table), snakemake.output.md, snakemake.output.html)
 log.info("Table 1 for %d datasets", len(table))

@@ -8,6 +8,7 @@ from ufskit.intermediates import read_parquet
 from ufskit.papers import nrfs_diagnostics as diag
 from ufskit.plots import save_figure
 from ufskit.runlog import start
+from ufskit.tables import write_markdown
 
 log = start(snakemake.log[0], snakemake.threads)
 (count,) = snakemake.params.n_features  # Table I evaluates one number of features
@@ -26,12 +27,11 @@ for name, path, table1 in zip(snakemake.params.datasets, snakemake.input.data, s
 spectrum = pd.concat(spectra, ignore_index=True)
 spectrum = spectrum[["dataset", *spectrum.columns.drop("dataset")]]
 spectrum.to_csv(snakemake.output.spectrum_csv, index=False)
-with open(snakemake.output.spectrum, "w") as fh:
-    fh.write(diag.spectrum_markdown(spectrum))
+write_markdown(diag.spectrum_markdown(spectrum), snakemake.output.spectrum, snakemake.output.spectrum_html)
 save_figure(diag.spectrum_figure(spectrum, protocol=snakemake.config.get("protocol", "full")),
             snakemake.output.png, snakemake.output.pdf)
 runs = pd.concat(runs, ignore_index=True)
 summary = diag.oracle_summary(runs, len(informative))
 summary.to_csv(snakemake.output.oracle_csv, index=False)
-with open(snakemake.output.oracle, "w") as fh:
-    fh.write(diag.oracle_markdown(summary, count, len(informative)))
+write_markdown(diag.oracle_markdown(summary, count, len(informative)), snakemake.output.oracle,
+               snakemake.output.oracle_html)

@@ -158,8 +158,10 @@ def reproduced_numbers(paper: str, results: ReportResults) -> pd.DataFrame:
     stat_tables = [s.table for s in spec.published if {m for m, _ in s.columns.values()} <= STATS]
     parts = [_with_chance(readers[k](t), t).assign(evidence=f"results/{results.report}/{k}.csv")
              for k, t in results.tables.items()]
-    parts.append(_stats(results.summaries, stat_tables))
-    out = pd.concat([p for p in parts if not p.empty], ignore_index=True).assign(paper=paper)
+    parts = [p for p in [*parts, _stats(results.summaries, stat_tables)] if not p.empty]
+    if not parts:  # the folder's experiments built none of the paper's tables (only some of them ran)
+        return pd.DataFrame(columns=[*KEYS, "reproduced", "status", "evidence"])
+    out = pd.concat(parts, ignore_index=True).assign(paper=paper)
     out = out[out["method"] != REFERENCE]  # the chance reference is drawn in figures, never scored
     twice = out[out.duplicated(KEYS, keep=False)]
     if not twice.empty:
@@ -283,6 +285,11 @@ def group_of(row, groups: pd.DataFrame | None) -> str:
     return UNEXPLAINED
 
 
+def _not_run(group: pd.DataFrame, report: str = "", reading: str = MAIN, base: str = "") -> pd.DataFrame:
+    """The published numbers ``group`` as "not run": no folder of their paper ran, or ``report`` built no table."""
+    return group.assign(report=report, reading=reading, base=base, reproduced=np.nan, status="not run", evidence="")
+
+
 def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportResults]], *,
                 excluded: dict, tolerances: dict, beside: dict | None = None,
                 groups: pd.DataFrame | None = None, reading_order=()) -> pd.DataFrame:
@@ -299,10 +306,12 @@ def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportR
         group = pub[pub["paper"] == paper]
         reports = runs.get(paper, [])
         if not reports:
-            parts.append(group.assign(report="", reading=MAIN, base="", reproduced=np.nan, status="not run",
-                                      evidence=""))
+            parts.append(_not_run(group))
         for res in reports:
             reproduced = reproduced_numbers(paper, res)
+            if reproduced.empty:
+                parts.append(_not_run(group, res.report, res.reading, res.base_report))
+                continue
             parts.append(_compare(group, reproduced, excluded).assign(
                 report=res.report, reading=res.reading, base=res.base_report))
             if res.reading != MAIN:

@@ -71,7 +71,8 @@ rule ivfs_table1:
         chance=ivfs_report_input("chance"),
     output:
         csv="results/{report}/table1.csv",
-        md=paper_report("results/{report}/table1.md", "ivfs", "ivfs_table1"),
+        md="results/{report}/table1.md",
+        html=paper_report("results/{report}/table1.html", "ivfs", "ivfs_table1"),
     log:
         "logs/ivfs/{report}/table1.log",
     wildcard_constraints:
@@ -92,7 +93,8 @@ rule ivfs_table2:
         stability=ivfs_report_input("stability"),
     output:
         csv="results/{report}/table2.csv",
-        md=paper_report("results/{report}/table2.md", "ivfs", "ivfs_table2"),
+        md="results/{report}/table2.md",
+        html=paper_report("results/{report}/table2.html", "ivfs", "ivfs_table2"),
     log:
         "logs/ivfs/{report}/table2.log",
     wildcard_constraints:
@@ -158,7 +160,8 @@ rule ivfs_claims:
         fig3="results/{report}/fig3.csv",
         fig4="results/{report}/fig4.csv",
     output:
-        md=paper_report("results/{report}/claims.md", "ivfs", "ivfs_claims"),
+        md="results/{report}/claims.md",
+        html=paper_report("results/{report}/claims.html", "ivfs", "ivfs_claims"),
         csv="results/{report}/claims.csv",
     log:
         "logs/ivfs/{report}/claims.log",
@@ -212,7 +215,8 @@ rule ivfs_seed_correlation:
         data=ivfs_seed_data,
     output:
         csv="results/{report}/ivfs_seed_correlation.csv",
-        md=paper_report("results/{report}/ivfs_seed_correlation.md", "ivfs", "ivfs_seed_correlation"),
+        md="results/{report}/ivfs_seed_correlation.md",
+        html=paper_report("results/{report}/ivfs_seed_correlation.html", "ivfs", "ivfs_seed_correlation"),
     log:
         "logs/ivfs/{report}/seed_correlation.log",
     benchmark:

@@ -110,9 +110,9 @@ def ivfs_chance_params(wildcards):
 
 
 def ivfs_targets(report):
-    files = ["table1.csv", "table1.md", "table2.csv", "table2.md", "claims.md", "claims.csv"]
+    files = [f"{table}.{ext}" for table in ("table1", "table2", "claims") for ext in ("csv", "md", "html")]
     files += [f"{fig}.{ext}" for fig in ("fig2", "fig3", "fig4") for ext in ("csv", "png", "pdf")]
-    files += ["ivfs_seed_correlation.csv", "ivfs_seed_correlation.md"]
+    files += [f"ivfs_seed_correlation.{ext}" for ext in ("csv", "md", "html")]
     return [f"results/{report}/{f}" for f in files]
 
 

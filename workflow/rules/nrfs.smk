@@ -38,7 +38,8 @@ rule nrfs_table1:
         published=REPO / "config/published/nrfs_table1.csv",
     output:
         csv="results/{folder}/table1.csv",
-        md=paper_report("results/{folder}/table1.md", "nrfs", "nrfs_table1"),
+        md="results/{folder}/table1.md",
+        html=paper_report("results/{folder}/table1.html", "nrfs", "nrfs_table1"),
     log:
         "logs/nrfs_table1/{folder}.log",
     wildcard_constraints:
@@ -57,7 +58,8 @@ rule nrfs_table2:
         summaries=nrfs_summaries,
         published=REPO / "config/published/nrfs_table2.csv",
     output:
-        paper_report("results/{folder}/table2.md", "nrfs", "nrfs_table2"),
+        md="results/{folder}/table2.md",
+        html=paper_report("results/{folder}/table2.html", "nrfs", "nrfs_table2"),
     log:
         "logs/nrfs_table2/{folder}.log",
     wildcard_constraints:
@@ -261,7 +263,8 @@ rule nrfs_claims:
     input:
         unpack(nrfs_claim_inputs),
     output:
-        md=paper_report("results/{folder}/claims.md", "nrfs", "nrfs_claims"),
+        md="results/{folder}/claims.md",
+        html=paper_report("results/{folder}/claims.html", "nrfs", "nrfs_claims"),
         csv="results/{folder}/claims.csv",
     log:
         "logs/nrfs_claims/{folder}.log",
@@ -303,11 +306,13 @@ rule nrfs_diagnostics:
     input:
         unpack(nrfs_diagnostics_inputs),
     output:
-        spectrum=paper_report("results/{folder}/nrfs_spectrum.md", "nrfs", "nrfs_spectrum"),
+        spectrum="results/{folder}/nrfs_spectrum.md",
+        spectrum_html=paper_report("results/{folder}/nrfs_spectrum.html", "nrfs", "nrfs_spectrum"),
         spectrum_csv="results/{folder}/nrfs_spectrum.csv",
         png=paper_report("results/{folder}/nrfs_spectrum.png", "nrfs", "nrfs_spectrum"),
         pdf="results/{folder}/nrfs_spectrum.pdf",
-        oracle=paper_report("results/{folder}/nrfs_oracle.md", "nrfs", "nrfs_oracle"),
+        oracle="results/{folder}/nrfs_oracle.md",
+        oracle_html=paper_report("results/{folder}/nrfs_oracle.html", "nrfs", "nrfs_oracle"),
         oracle_csv="results/{folder}/nrfs_oracle.csv",
     log:
         "logs/nrfs_diagnostics/{folder}.log",
