@@ -3,6 +3,7 @@
 import os
 import re
 import sys
+from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -170,6 +171,7 @@ def configured_batch_plan(wildcards):
     return {WHOLE_METHOD: method_runs(wildcards)} if ex.is_batched(exp, wildcards.method) else {}
 
 
+@cache  # asked for by every batched job and every metrics table; the config no longer changes once parsed
 def batch_plan(experiment, dataset, method):
     """The batched jobs of a method on a dataset: shard -> its runs ({} when the method runs one job per run)."""
     paper = config["experiments"][experiment]["paper"]
