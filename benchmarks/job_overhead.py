@@ -9,16 +9,21 @@ Measured in this run (not a test):
 * loading: ``load_dataset`` on each prepared matrix of ``--run-dir`` (mean over the files);
 * Snakemake: the scheduler's own time per job, from running ``--jobs`` no-op shell jobs.
 
+With ``--per-script``, also each job script's own start-up: a fresh interpreter importing what Snakemake's
+`script:` preamble imports (snakemake) and then the script's top-level imports (its import lines, nothing run),
+median CPU seconds of ``--repeats``, so that a script importing more than it uses stands out.
+
 Then, from the run's ``benchmarks/`` files (Snakemake's ``s`` of a script job includes its start-up),
 per rule: jobs, mean seconds per job, and the overhead's share of it, flagging rules above
 ``--threshold`` (the issue's 20 %), which are the candidates for batching (config ``batch: true``):
 
-    python benchmarks/job_overhead.py --run-dir . [--repeats 5] [--jobs 20] [--threshold 0.2]
+    python benchmarks/job_overhead.py --run-dir . [--repeats 5] [--jobs 20] [--threshold 0.2] [--per-script]
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import resource
 import statistics
 import subprocess
@@ -34,19 +39,34 @@ from ufskit.data import load_dataset
 
 REPO = Path(__file__).resolve().parents[1]
 IMPORTS = "import ufskit.runs, ufskit.metrics, ufskit.runlog, ufskit.selection_io"
+PREAMBLE = "import snakemake.script"  # what a `script:` job imports before the script's first line
 
 
-def start_up_seconds(repeats: int) -> tuple[float, float]:
-    """Median wall and CPU time of a fresh interpreter doing a job script's imports (CPU: robust to load)."""
+def start_up_seconds(repeats: int, imports: str = IMPORTS) -> tuple[float, float]:
+    """Median wall and CPU time of a fresh interpreter running ``imports`` (CPU: robust to load)."""
     walls, cpus = [], []
     for _ in range(repeats):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", IMPORTS], check=True)
+        subprocess.run([sys.executable, "-c", imports], check=True)
         walls.append(time.perf_counter() - t0)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     return statistics.median(walls), statistics.median(cpus)
+
+
+def import_lines(script: Path) -> str:
+    """The top-level import statements of a script, as source (``__future__`` ones left out)."""
+    tree = ast.parse(script.read_text())
+    nodes = [n for n in tree.body if isinstance(n, ast.Import)
+             or isinstance(n, ast.ImportFrom) and n.module != "__future__"]
+    return "\n".join(ast.unparse(n) for n in nodes)
+
+
+def script_start_ups(repeats: int) -> dict[str, float]:
+    """Job script -> median CPU seconds of the preamble and its import lines in a fresh interpreter."""
+    return {path.name: start_up_seconds(repeats, f"{PREAMBLE}\n{import_lines(path)}")[1]
+            for path in sorted((REPO / "scripts").glob("*.py"))}
 
 
 def loading_seconds(run_dir: Path) -> tuple[float, int]:
@@ -85,7 +105,15 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=20)
     parser.add_argument("--threshold", type=float, default=0.2)
+    parser.add_argument("--per-script", action="store_true", help="also time each job script's imports")
     args = parser.parse_args()
+    if args.per_script:
+        seconds = script_start_ups(args.repeats)
+        preamble = start_up_seconds(args.repeats, PREAMBLE)[1]
+        print(f"per script: CPU s of `{PREAMBLE}` ({preamble:.2f} s alone) + the script's import lines")
+        for name, cpu in sorted(seconds.items(), key=lambda item: -item[1]):
+            print(f"  {name:<32} {cpu:5.2f}")
+        print(f"  {'mean':<32} {statistics.fmean(seconds.values()):5.2f}")
     start, start_cpu = start_up_seconds(args.repeats)
     load, n_loaded = loading_seconds(args.run_dir)
     sched = scheduler_seconds(args.jobs)

@@ -1,4 +1,5 @@
-"""Rule nrfs_table1_runs: Table I's 30 runs of one method on the synthetic data (all / normal instances)."""
+"""Rule nrfs_table1_runs: Table I's 30 runs of one method on the synthetic data (all / normal instances), from the
+selections its batched job kept (rule nrfs_synthetic_batch)."""
 
 from ufskit.data import load_dataset
 from ufskit.experiments import resolve_params
@@ -12,7 +13,7 @@ ds = load_dataset(snakemake.input.data)
 spec = snakemake.params.spec
 if spec is not None:
     spec = {**spec, "params": resolve_params(spec["params"], n_classes=ds.n_classes)}
-selections = [load_selection(p).features(count) for p in snakemake.input.selections]
+selections = [load_selection(p).features(count) for p in snakemake.params.selections]
 frame = table1_runs(ds.X, ds.y, ds.info["noise_indices"], snakemake.wildcards.method, count=count, spec=spec,
                     selections=selections, total_runs=snakemake.params.total_runs, kmeans=snakemake.params.kmeans,
                     seed=snakemake.params.seed)

@@ -162,3 +162,22 @@ def test_the_library_parts_know_no_paper_and_no_report():
         assert not _reach(graph, module) & papers, module
     for module in library:
         assert not _reach(graph, module) & runs, module
+
+
+# What `import <module>` loads in a fresh interpreter, of the heavy libraries a library user may not need.
+HEAVY = ("pandas", "sklearn", "scipy", "matplotlib", "gudhi", "snakemake")
+LOADED = "import importlib, sys; importlib.import_module(sys.argv[1]); print(' '.join(sorted(set(sys.modules))))"
+
+
+def loaded_by(module: str) -> set[str]:
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    proc = subprocess.run([sys.executable, "-c", LOADED, module], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return {name.split(".")[0] for name in proc.stdout.split()}
+
+
+def test_the_package_and_its_selectors_import_no_heavy_library():
+    """``import ufskit.selectors`` loads no selector: a job or a user pays scikit-learn only for the one it uses."""
+    for module in ("ufskit", "ufskit.selectors", "ufskit.metrics"):
+        assert not loaded_by(module) & set(HEAVY), module
+    assert {"sklearn", "scipy"} <= loaded_by("ufskit.selectors.laplacian")  # the check sees what a selector needs

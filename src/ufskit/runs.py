@@ -161,7 +161,16 @@ def persistence_rows(X, sel: Selection, counts, full_diagram, *, max_edge: float
 
 def run_batched(X, y, runs: list[dict], n_features, metrics: dict, *, n_classes: int, dataset: str, method: str,
                 diagram: np.ndarray | None = None) -> pd.DataFrame:
-    """Fit and evaluate many runs of one method on one dataset in one job; their tidy tables concatenated.
+    """Fit and evaluate many runs of one method on one dataset in one job; their tidy tables concatenated
+    (``batched_runs``)."""
+    tables = batched_runs(X, y, runs, n_features, metrics, n_classes=n_classes, dataset=dataset, method=method,
+                          diagram=diagram)
+    return pd.concat([table for _, _, table in tables], ignore_index=True)
+
+
+def batched_runs(X, y, runs: list[dict], n_features, metrics: dict, *, n_classes: int, dataset: str, method: str,
+                 diagram: np.ndarray | None = None):
+    """Fit and evaluate many runs of one method on one dataset; yield (run, its ``Selection``, its tidy table).
 
     Each run: ``params`` (its setting's slug), ``rep``, ``spec`` (the setting fitted), ``fit_seed``,
     ``evaluation_seed``, and optionally ``checkpoints`` (the smaller ``n_subsets`` that fit records),
@@ -172,7 +181,6 @@ def run_batched(X, y, runs: list[dict], n_features, metrics: dict, *, n_classes:
     its own job, whatever else shares the batch.
     """
     fits = {}
-    frames = []
     for i, run in enumerate(runs, start=1):
         spec, checkpoints = run["spec"], run.get("checkpoints") or []
         key = json.dumps([spec, checkpoints, run["fit_seed"] if is_random(spec) else None], sort_keys=True)
@@ -182,8 +190,7 @@ def run_batched(X, y, runs: list[dict], n_features, metrics: dict, *, n_classes:
                                      **({"checkpoints": checkpoints} if checkpoints else {}))
         sel = to_selection(*fits[key], spec, X, () if run.get("prefixes") else n_features,
                            checkpoint=run.get("checkpoint"))
-        frames.append(evaluate_run(X, y, sel, n_features, run.get("metrics", metrics), run["evaluation_seed"],
-                                   dataset=dataset, method=method, params=run["params"], rep=run["rep"],
-                                   diagram=diagram))
+        table = evaluate_run(X, y, sel, n_features, run.get("metrics", metrics), run["evaluation_seed"],
+                             dataset=dataset, method=method, params=run["params"], rep=run["rep"], diagram=diagram)
         log.info("run %d of %d done: %s", i, len(runs), label)
-    return pd.concat(frames, ignore_index=True)
+        yield run, sel, table

@@ -3,6 +3,7 @@
 import os
 import re
 import sys
+from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -138,35 +139,46 @@ def evaluation_seed(wildcards):
 
 
 # paper -> function(wildcards with experiment, dataset, method) -> {shard: runs}, registered by a paper's rules
-# file whose experiments run every method batched in shards of their own (IVFS: settings sharing one fit)
+# file whose experiments run methods batched in shards of their own (IVFS: settings sharing one fit; NRFS: every
+# method of the synthetic experiment); configured_batch_plan is the plan of the other papers
 BATCH_PLANS = {}
+# the shard of a method batched whole: every setting and repetition in one job
+WHOLE_METHOD = "all"
 
 
-def batch_plan(experiment, dataset, method):
-    """The batched jobs of a method on a dataset: shard -> its runs ({} when the method runs one job per run).
+def method_runs(wildcards):
+    """Every run of a method on a dataset, each setting and repetition, as a batched job takes them.
 
     A run is {params, spec, rep, fit_seed, evaluation_seed} with the seeds its separate select and evaluate jobs
-    would get (ufskit.runs.run_batched); a method marked `batch: true` runs as one shard, `all`."""
-    exp = config["experiments"][experiment]
-    w = SimpleNamespace(experiment=experiment, dataset=dataset, method=method)
-    if exp["paper"] in BATCH_PLANS:
-        return BATCH_PLANS[exp["paper"]](w)
-    if not ex.is_batched(exp, method):
-        return {}
-    selector = exp["methods"][method]["selector"]
-    reps = range(ex.method_reps(exp, method))
-    runs = [
+    would get (ufskit.runs.run_batched), so batching changes no number."""
+    exp = config["experiments"][wildcards.experiment]
+    selector = exp["methods"][wildcards.method]["selector"]
+    reps = range(ex.method_reps(exp, wildcards.method))
+    return [
         {
             "params": slug,
             "spec": {"selector": selector, "params": params},
             "rep": rep,
-            "fit_seed": fit_seed(w, rep, slug),
-            "evaluation_seed": evaluation_seed_of(w, rep),
+            "fit_seed": fit_seed(wildcards, rep, slug),
+            "evaluation_seed": evaluation_seed_of(wildcards, rep),
         }
-        for slug, params in ex.settings_by_slug(exp, method).items()
+        for slug, params in ex.settings_by_slug(exp, wildcards.method).items()
         for rep in reps
     ]
-    return {"all": runs}
+
+
+def configured_batch_plan(wildcards):
+    """A method marked `batch: true` runs as one shard, `all`; any other one job per run ({})."""
+    exp = config["experiments"][wildcards.experiment]
+    return {WHOLE_METHOD: method_runs(wildcards)} if ex.is_batched(exp, wildcards.method) else {}
+
+
+@cache  # asked for by every batched job and every metrics table; the config no longer changes once parsed
+def batch_plan(experiment, dataset, method):
+    """The batched jobs of a method on a dataset: shard -> its runs ({} when the method runs one job per run)."""
+    paper = config["experiments"][experiment]["paper"]
+    w = SimpleNamespace(experiment=experiment, dataset=dataset, method=method)
+    return BATCH_PLANS.get(paper, configured_batch_plan)(w)
 
 
 def batch_runs(wildcards):

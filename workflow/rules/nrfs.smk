@@ -9,10 +9,41 @@ include: "nrfs_common.smk"
 # ---- rules ------------------------------------------------------------------------------------
 
 
+# The synthetic experiment's batched jobs (nrfs_synthetic_batch_plan) also keep each run's selection for Table I;
+# run_batched_method would make the same metrics file without them.
+ruleorder: nrfs_synthetic_batch > run_batched_method
+
+
+rule nrfs_synthetic_batch:
+    input:
+        unpack(evaluation_data),
+    output:
+        metrics="results/{experiment}/metrics/{dataset}/{method}/batch/{shard}.parquet",
+        selections=directory("results/{experiment}/selections/{dataset}/{method}/batch/{shard}"),
+    log:
+        "logs/batched/{experiment}/{dataset}/{method}/{shard}.log",
+    benchmark:
+        "benchmarks/batched/{experiment}/{dataset}/{method}/{shard}.tsv"
+    wildcard_constraints:
+        experiment=NRFS_SYNTHETIC_EXPERIMENTS,
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=120,
+    params:
+        runs=batch_runs,
+        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
+    script:
+        "../../scripts/select_evaluate_batch.py"
+
+
 rule nrfs_table1_runs:
     input:
         data=prepared_data,
-        selections=nrfs_table1_selections,
+        kept=nrfs_table1_kept,
     output:
         "results/{experiment}/nrfs_table1/{dataset}/{method}.parquet",
     log:
@@ -23,6 +54,7 @@ rule nrfs_table1_runs:
         ENV
     threads: 1
     params:
+        selections=nrfs_table1_selections,
         spec=nrfs_table1_spec,
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
         total_runs=lambda w: nrfs_total_runs(w.experiment),

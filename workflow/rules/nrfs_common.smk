@@ -10,6 +10,10 @@ NRFS_SYNTHETIC = "nrfs_synthetic"
 # the report folders of NRFS experiments: the {folder} rules below match only these (never another
 # paper's results/<report>/fig1.png)
 NRFS_FOLDERS = exactly(paper_reports("nrfs"))
+# the NRFS experiments on the synthetic data, readings' included: rule nrfs_synthetic_batch matches only these
+NRFS_SYNTHETIC_EXPERIMENTS = exactly(
+    n for n, e in config["experiments"].items() if e["paper"] == "nrfs" and NRFS_SYNTHETIC in e["datasets"]
+)
 
 
 def nrfs_experiments(folder):
@@ -50,13 +54,32 @@ def nrfs_table1_methods(experiment):
     return list(REFERENCES) + list(config["experiments"][experiment]["methods"])
 
 
+def nrfs_synthetic_batch_plan(wildcards):
+    """Every method of a synthetic experiment runs batched, one job per dataset, which keeps the selections for
+    Table I (rule nrfs_synthetic_batch); the other NRFS experiments run as configured."""
+    if NRFS_SYNTHETIC in experiment_datasets(wildcards.experiment):
+        return {WHOLE_METHOD: method_runs(wildcards)}
+    return configured_batch_plan(wildcards)
+
+
+BATCH_PLANS["nrfs"] = nrfs_synthetic_batch_plan
+
+
+def nrfs_table1_kept(wildcards):
+    """The folder of the selector's batched runs (rule nrfs_synthetic_batch); none for K-means and NJW."""
+    if wildcards.method in REFERENCES:
+        return []
+    w = wildcards
+    return [f"results/{w.experiment}/selections/{w.dataset}/{w.method}/batch/{WHOLE_METHOD}"]
+
+
 def nrfs_table1_selections(wildcards):
-    """The selector's runs on all instances (the workflow's selections); none for K-means and NJW."""
+    """The selector's runs on all instances, in the folder of nrfs_table1_kept; none for K-means and NJW."""
     if wildcards.method in REFERENCES:
         return []
     slug, _, reps = nrfs_single_setting(wildcards.experiment, wildcards.method)
-    base = f"results/{wildcards.experiment}/selections/{wildcards.dataset}/{wildcards.method}/{slug}"
-    return [f"{base}/rep{r}.npz" for r in range(reps)]
+    (folder,) = nrfs_table1_kept(wildcards)
+    return [f"{folder}/{slug}/rep{r}.npz" for r in range(reps)]
 
 
 def nrfs_table1_spec(wildcards):

@@ -1,64 +1,80 @@
 """Scikit-learn-style unsupervised feature selectors, and the registry the workflow uses.
 
-Adding a selector is one class here (a ``ScoreSelector`` subclass, with the allowed values of its
-parameters in its ``_parameter_constraints``) plus one line in ``SELECTORS``; the config then refers to it by that name. Selectors outside the package
-are named by import path or entry point (``plugins``); ``SELECTORS[name]`` resolves those too.
+Adding a selector is one class in a module here (a ``ScoreSelector`` subclass, with the allowed values of its
+parameters in its ``_parameter_constraints``) plus one line in ``BUILT_IN``; the config then refers to it by that
+name. Selectors outside the package are named by import path or entry point (``plugins``); ``SELECTORS[name]``
+resolves those too.
+
+A class is imported from its module when first used (``selectors.NRFS``, ``make_selector("NRFS")``), so that
+``import ufskit.selectors`` costs no scikit-learn and a job imports only the selector it fits; ``SELECTORS``
+imports them all.
 """
 
 from __future__ import annotations
 
-from .base import ScoreSelector, order_from_ranking, ranking_from_scores
-from .glspfs import GLSPFS
-from .iterative_ls import IterativeLaplacianScore
-from .ivfs import IVFS
-from .kernel_udfs import KernelUDFS
-from .laplacian import LaplacianScore
-from .mcfs import MCFS
-from .ndfs import NDFS
-from .nrfs import NRFS
+import importlib
+
 from .plugins import (
     SelectorError,
     check_params,
     resolve_plugin,
     unknown_selector_message,
 )
-from .random import Random
-from .spec import SPEC
-from .udfs import UDFS
-from .variance import Variance
 
-SELECTORS = {
-    "Variance": Variance,
-    "LaplacianScore": LaplacianScore,
-    "SPEC": SPEC,
-    "MCFS": MCFS,
-    "IterativeLaplacianScore": IterativeLaplacianScore,
-    "KernelUDFS": KernelUDFS,
-    "NDFS": NDFS,
-    "UDFS": UDFS,
-    "NRFS": NRFS,
-    "IVFS": IVFS,
-    "GLSPFS": GLSPFS,
-    "Random": Random,
+# selector name -> its module, in the order of SELECTORS
+BUILT_IN = {
+    "Variance": "variance",
+    "LaplacianScore": "laplacian",
+    "SPEC": "spec",
+    "MCFS": "mcfs",
+    "IterativeLaplacianScore": "iterative_ls",
+    "KernelUDFS": "kernel_udfs",
+    "NDFS": "ndfs",
+    "UDFS": "udfs",
+    "NRFS": "nrfs",
+    "IVFS": "ivfs",
+    "GLSPFS": "glspfs",
+    "Random": "random",
 }
+# the contract's helpers, also imported when first used
+_BASE = ("ScoreSelector", "order_from_ranking", "ranking_from_scores")
+
+
+def _outside(name: str) -> type:
+    """A selector outside the package: an import path or an entry point; else the error listing the known ones."""
+    try:
+        return resolve_plugin(name)
+    except KeyError:
+        raise SelectorError(unknown_selector_message(name, BUILT_IN)) from None
 
 
 class _SelectorTable(dict):
     """The built-in selectors by name; a missing name is resolved as an import path or entry point."""
 
     def __missing__(self, name):
-        try:
-            return resolve_plugin(name)
-        except KeyError:
-            raise SelectorError(unknown_selector_message(name, self)) from None
+        return _outside(name)
 
 
-SELECTORS = _SelectorTable(SELECTORS)
+def __getattr__(name: str):
+    if name in BUILT_IN:
+        value = getattr(importlib.import_module(f".{BUILT_IN[name]}", __name__), name)
+    elif name in _BASE:
+        value = getattr(importlib.import_module(".base", __name__), name)
+    elif name == "SELECTORS":
+        value = _SelectorTable({n: __getattr__(n) for n in BUILT_IN})
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
 
 
 def selector_class(name: str) -> type:
     """The class of selector ``name``: built in, ``module:Class``, or an entry point of ``ufskit.selectors``."""
-    return SELECTORS[name]
+    return __getattr__(name) if name in BUILT_IN else _outside(name)
 
 
 def check_selector(name: str, params: dict) -> type:
@@ -73,4 +89,5 @@ def make_selector(name: str, **params):
     return check_selector(name, params)(**params)
 
 
-__all__ = ["SELECTORS", "Random", "ScoreSelector", "Variance", "make_selector", "order_from_ranking", "ranking_from_scores"]
+__all__ = ["BUILT_IN", "SELECTORS", "SelectorError", "check_params", "check_selector", "make_selector",
+           "order_from_ranking", "ranking_from_scores", "selector_class", "ScoreSelector", *BUILT_IN]
