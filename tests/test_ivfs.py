@@ -208,15 +208,29 @@ def test_sklearn_conventions():
 
 
 def test_checkpoints_equal_fits_with_fewer_subsets(rng):
-    X = rng.standard_normal((40, 12))
+    """Bit for bit: every fit here gathers the full-data distances (n^2 <= k n~^2, as at the protocol's
+    settings); a fit that computes them per subset instead agrees to round-off."""
+    X = rng.standard_normal((24, 12))
     est = IVFS(n_subsets=60, subset_features=4, subset_samples=10, random_state=7, checkpoints=[15, 40]).fit(X)
     assert sorted(est.checkpoint_scores_) == [15, 40] and est.subset_losses_.size == 60
     assert est.checkpoint_seconds_[15] <= est.checkpoint_seconds_[40]
-    for k in (15, 40):
+    for k in (15, 40):  # the same draws: bit for bit, not only close
         alone = IVFS(n_subsets=k, subset_features=4, subset_samples=10, random_state=7).fit(X)
-        assert_allclose(est.checkpoint_scores_[k], alone.scores_, rtol=0, atol=1e-12)
-        assert_allclose(est.subset_losses_[:k], alone.subset_losses_, rtol=0, atol=1e-12)
+        assert_array_equal(est.checkpoint_scores_[k], alone.scores_)
+        assert_array_equal(est.subset_losses_[:k], alone.subset_losses_)
     alone = IVFS(n_subsets=60, subset_features=4, subset_samples=10, random_state=7).fit(X)
-    assert_allclose(est.scores_, alone.scores_, rtol=0, atol=1e-12)
+    assert_array_equal(est.scores_, alone.scores_)
     with pytest.raises(ValueError, match="checkpoints"):
         IVFS(n_subsets=10, checkpoints=[10]).fit(X)
+
+
+def test_k1000_checkpoint_is_a_1000_subset_fit_bit_for_bit(rng):
+    """The protocol's nesting: the k = 1000 scores of a 3000-subset fit are a 1000-subset fit's, exactly."""
+    X = rng.standard_normal((30, 20))
+    params = {"subset_features": 0.3, "subset_samples": 0.5, "random_state": 11}
+    nested = IVFS(n_subsets=3000, checkpoints=[1000], **params).fit(X)
+    alone = IVFS(n_subsets=1000, **params).fit(X)
+    assert_array_equal(nested.checkpoint_scores_[1000], alone.scores_)
+    assert_array_equal(nested.subset_losses_[:1000], alone.subset_losses_)
+    final = IVFS(n_subsets=3000, **params).fit(X)  # and the last k, after the checkpoint, too
+    assert_array_equal(nested.scores_, final.scores_)

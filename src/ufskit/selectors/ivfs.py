@@ -24,7 +24,7 @@ from sklearn.utils._param_validation import StrOptions
 from ..validation import centred, resolve_count
 from .base import ScoreSelector
 from .constraints import FRACTION, POSITIVE_INT, RANDOM_STATE
-from .ivfs_kernel import DTYPES, LOSSES, default_batch_size, subset_losses  # noqa: F401 (re-exported)
+from .ivfs_kernel import DTYPES, LOSSES, default_batch_size, full_distances, subset_losses  # noqa: F401 (re-exported)
 
 # Least n~ a fractional subset_samples resolves to (IVFS.subset_samples explains why)
 MIN_SUBSET_SAMPLES = 10
@@ -51,11 +51,18 @@ def inclusion_values(losses: np.ndarray, features: np.ndarray, n_features: int):
     return _mean_values(*_inclusion_totals(losses, features, n_features))
 
 
-def _inclusion_totals(losses: np.ndarray, features: np.ndarray, n_features: int):
-    """c_f and S_f = sum of -loss over the subsets that drew f (additive over batches of subsets)."""
+def _inclusion_totals(losses: np.ndarray, features: np.ndarray, n_features: int, counts=None, totals=None):
+    """c_f and S_f = sum of -loss over the subsets that drew f, added to ``counts`` and ``totals`` if given.
+
+    S_f is summed in draw order (``np.add.at``), so continuing the totals of the first k' subsets with
+    the next ones gives the same bits as one pass over all of them: a checkpoint's scores and the
+    final ones equal separate fits with fewer subsets exactly.
+    """
     drawn = features.ravel()
-    counts = np.bincount(drawn, minlength=n_features)
-    totals = np.bincount(drawn, weights=np.repeat(-losses, features.shape[1]), minlength=n_features)
+    counts = np.zeros(n_features, dtype=np.int64) if counts is None else counts
+    totals = np.zeros(n_features) if totals is None else totals
+    counts += np.bincount(drawn, minlength=n_features)
+    np.add.at(totals, drawn, np.repeat(-losses, features.shape[1]))
     return counts, totals
 
 
@@ -179,14 +186,16 @@ class IVFS(ScoreSelector):
         rng = np.random.default_rng(self.random_state)
         t0 = time.perf_counter()
         losses, counts, totals = [], np.zeros(d, dtype=np.int64), np.zeros(d)
+        # the full-data distances: gathered when cheaper than per-subset (decided by all k subsets, as one call
+        # would), computed once for every stretch between checkpoints
+        full = full_distances(X, self.dtype) if n * n <= stops[-1] * m * m else None
         self.checkpoint_scores_, self.checkpoint_seconds_ = {}, {}
         for start, stop in zip([0, *stops[:-1]], stops):
             # the next stop - start subsets of the one stream: identical to drawing all k at once
             samples, features = draw_subsets(n, d, stop - start, m, p, rng)
-            losses.append(subset_losses(X, samples, features, self.loss, self.batch_size, dtype=self.dtype))
-            seg_counts, seg_totals = _inclusion_totals(losses[-1], features, d)
-            counts += seg_counts
-            totals += seg_totals
+            losses.append(subset_losses(X, samples, features, self.loss, self.batch_size, precompute=full is not None,
+                                        dtype=self.dtype, full=full))
+            _inclusion_totals(losses[-1], features, d, counts, totals)
             if stop < stops[-1]:
                 self.checkpoint_scores_[stop] = self._to_full(_ranked_scores(*_mean_values(counts, totals)), -np.inf)
                 self.checkpoint_seconds_[stop] = time.perf_counter() - t0
