@@ -9,9 +9,10 @@ import pandas as pd
 
 from .spec import PaperSpec, Published, check_experiments, register, register_modules, registry, scored, titles
 
-__all__ = ["CLAIM_COLUMNS", "NOT_RUN", "REFERENCE", "VERDICTS", "PaperSpec", "Published", "check_experiments",
-           "claims_frame", "normalise_verdict", "paper_methods", "read_published", "reference_labels", "register",
-           "register_modules", "registry", "scored", "titles", "verdict"]
+__all__ = ["CLAIM_COLUMNS", "EXTRA_MARK", "EXTRA_NOTE", "NOT_RUN", "REFERENCE", "VERDICTS", "PaperSpec", "Published",
+           "check_experiments", "claims_frame", "extra_labels", "in_paper", "normalise_verdict", "paper_methods",
+           "read_published", "reference_labels", "register", "register_modules", "registry", "scored", "titles",
+           "verdict"]
 
 # The one vocabulary of claim verdicts, in every claims.md, claims.csv and the scorecard.
 VERDICTS = ("holds", "partly holds", "does not hold", "not run")
@@ -30,6 +31,24 @@ def reference_labels(methods: dict) -> list[str]:
 def paper_methods(methods: dict) -> dict:
     """``methods`` without the reference: the methods a paper's tables, claims and curves are about."""
     return {label: spec for label, spec in methods.items() if spec["selector"] != REFERENCE}
+
+
+# A method added by the config's ``extra_methods`` (a user's selector): a row or curve of a paper's main tables and
+# figures, marked so, in their statistics, never in a claim or the scorecard.
+EXTRA_MARK = "\u2020"
+EXTRA_NOTE = (f"{EXTRA_MARK} not in the paper: a method added by the config's extra_methods (docs/own-selector.md); "
+              "no published number, in no claim and not in the scorecard.")
+
+
+def extra_labels(methods: dict) -> list[str]:
+    """Labels of the methods (config ``methods``) added by ``extra_methods`` (marked ``extra: true``)."""
+    return [label for label, spec in methods.items() if spec.get("extra")]
+
+
+def in_paper(labels, methods: dict) -> list[bool]:
+    """For each of ``labels`` (method labels of ``methods``), False when the method is an added one."""
+    extra = set(extra_labels(methods))
+    return [label not in extra for label in labels]
 
 
 def verdict(ok: bool, partly: bool = False) -> str:

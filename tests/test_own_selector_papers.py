@@ -1,0 +1,88 @@
+"""A user's selector in every paper's protocol: the ``extra_methods`` overlay (config/examples/
+own_selector_papers.yaml) merged into the paper experiments, marked "not in the paper", checked like any method."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import yaml
+from snakemake.utils import update_config, validate
+
+from conftest import ROOT
+from ufskit import config_check, readings, startup
+from ufskit.configio import ConfigError, merge_extra_methods
+from ufskit.papers import extra_labels, in_paper
+from ufskit.papers import scored as scored_papers
+from ufskit.papers.ivfs import check_protocol, fixed_slug
+from ufskit.registry import registry_from_config
+
+SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
+OVERLAY = ROOT / "config/examples/own_selector_papers.yaml"
+MINE = {"selector": "my_selector:ClusterSeparation", "params": {"n_clusters": "n_classes"}}
+
+
+def quick_with_overlay() -> dict:
+    """config.yaml, quick.yaml and the example overlay merged as Snakemake merges them, then the extras merged."""
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    for path in (ROOT / "config/quick.yaml", OVERLAY):
+        update_config(config, yaml.safe_load(path.read_text()))
+    merge_extra_methods(config)
+    return config
+
+
+def test_the_example_overlay_adds_the_selector_to_every_paper_and_passes_every_check(tmp_path):
+    config = quick_with_overlay()
+    validate(config, schema=SCHEMA)
+    papers = {config["experiments"][name]["paper"] for name in config["extra_methods"]}
+    assert papers == {"ils", "kudfs", "nrfs", "ivfs"}
+    for name in config["extra_methods"]:
+        methods = config["experiments"][name]["methods"]
+        assert extra_labels(methods) == ["ClusterSeparation"]
+        assert methods["ClusterSeparation"]["selector"] == MINE["selector"]
+    startup.use_python_path([str(OVERLAY.parent)])
+    readings.derive(config, scored_papers())
+    config_check.check_config(config, registry_from_config(config, ROOT), tmp_path / "local", tmp_path / "cache")
+
+
+def test_the_merge_marks_the_added_methods_and_is_idempotent():
+    config = {"extra_methods": {"e": {"Mine": MINE}},
+              "experiments": {"e": {"methods": {"LS": {"selector": "LaplacianScore"}}}}}
+    merge_extra_methods(config)
+    once = copy.deepcopy(config)
+    merge_extra_methods(config)
+    assert config == once
+    methods = config["experiments"]["e"]["methods"]
+    assert methods["Mine"] == {**MINE, "extra": True} and "extra" not in methods["LS"]
+    assert extra_labels(methods) == ["Mine"] and in_paper(["LS", "Mine"], methods) == [True, False]
+
+
+@pytest.mark.parametrize("extras, message", [
+    ({"quick_ivf": {"Mine": MINE}}, r"extra_methods.quick_ivf: unknown experiment. Did you mean 'quick_ivfs'\?"),
+    ({"quick_ivfs": {"SPEC": MINE}}, r"extra_methods.quick_ivfs.SPEC: experiment 'quick_ivfs' already has a method"),
+    ({"quick_ivfs": {}}, r"extra_methods.quick_ivfs must map method labels to method blocks"),
+    ({"quick_ivfs": {"Mine": "my_selector:ClusterSeparation"}}, r"extra_methods.quick_ivfs.Mine must be a method"),
+    (["quick_ivfs"], r"extra_methods must be a mapping"),
+])
+def test_a_wrong_overlay_is_refused_naming_the_key(extras, message):
+    config = yaml.safe_load((ROOT / "config/quick.yaml").read_text())
+    config["extra_methods"] = extras
+    with pytest.raises(ConfigError, match=message):
+        merge_extra_methods(config)
+
+
+def test_an_added_method_is_checked_like_any_method():
+    config = quick_with_overlay()
+    config["experiments"]["quick_ivfs"]["methods"]["ClusterSeparation"]["params"]["n_clusterz"] = 3
+    startup.use_python_path([str(OVERLAY.parent)])
+    with pytest.raises(ConfigError, match=r"experiments.quick_ivfs.methods.ClusterSeparation: .*n_clusterz"):
+        config_check.check_methods({"quick_ivfs": config["experiments"]["quick_ivfs"]})
+
+
+def test_an_added_ivfs_method_needs_a_fixed_setting_only_with_a_grid():
+    exp = quick_with_overlay()["experiments"]["quick_ivfs"]
+    protocol = check_protocol(exp["protocol"], exp["methods"])
+    assert fixed_slug(exp["methods"], protocol, "ClusterSeparation")
+    exp["methods"]["ClusterSeparation"]["grid"] = {"n_init": [1, 5]}
+    with pytest.raises(ValueError, match=r"protocol.fixed.ClusterSeparation = \{\} matches 2 settings"):
+        check_protocol(exp["protocol"], exp["methods"])
