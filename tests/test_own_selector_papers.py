@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 
+import pandas as pd
 import pytest
 import yaml
 from snakemake.utils import update_config, validate
@@ -12,10 +13,11 @@ from snakemake.utils import update_config, validate
 from conftest import ROOT
 from ufskit import config_check, readings, startup
 from ufskit.configio import ConfigError, merge_extra_methods
-from ufskit.papers import extra_labels, in_paper
+from ufskit.papers import EXTRA_MARK, EXTRA_NOTE, extra_labels, ivfs_report, paper_rows, with_in_paper
 from ufskit.papers import scored as scored_papers
 from ufskit.papers.ivfs import check_protocol, fixed_slug
 from ufskit.registry import registry_from_config
+from ufskit.scorecard import load_report
 
 SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
 OVERLAY = ROOT / "config/examples/own_selector_papers.yaml"
@@ -54,7 +56,7 @@ def test_the_merge_marks_the_added_methods_and_is_idempotent():
     assert config == once
     methods = config["experiments"]["e"]["methods"]
     assert methods["Mine"] == {**MINE, "extra": True} and "extra" not in methods["LS"]
-    assert extra_labels(methods) == ["Mine"] and in_paper(["LS", "Mine"], methods) == [True, False]
+    assert extra_labels(methods) == ["Mine"]
 
 
 @pytest.mark.parametrize("extras, message", [
@@ -86,3 +88,25 @@ def test_an_added_ivfs_method_needs_a_fixed_setting_only_with_a_grid():
     exp["methods"]["ClusterSeparation"]["grid"] = {"n_init": [1, 5]}
     with pytest.raises(ValueError, match=r"protocol.fixed.ClusterSeparation = \{\} matches 2 settings"):
         check_protocol(exp["protocol"], exp["methods"])
+
+
+def _ivfs_long(methods: dict) -> pd.DataFrame:
+    """An IVFS Table 1 in long form, one dataset, every metric 1.0, published only for the paper's method."""
+    rows = [{"dataset": "lymphoma", "n": 96, "d": 4026, "classes": 9, "method": m, "metric": metric, "reproduced": 1.0,
+             "published": None if methods[m].get("extra") else 2.0, "params": "p", "n_features": 50, "status": "ok",
+             "beyond_ranked": False} for m in methods for metric in ivfs_report.TABLE1]
+    return with_in_paper(pd.DataFrame(rows), methods)
+
+
+def test_an_added_method_is_a_marked_row_of_ivfs_table1_and_no_claim_or_scorecard_number(tmp_path):
+    paper = {"IVFS-linf": {"selector": "IVFS"}}
+    assert "in_paper" not in _ivfs_long(paper)  # no overlay: the table as before
+    long = _ivfs_long({**paper, "Mine": {**MINE, "extra": True}})
+    assert long.groupby("method")["in_paper"].all().to_dict() == {"IVFS-linf": True, "Mine": False}
+    md = ivfs_report.table1_markdown(long)
+    assert f"| Mine{EXTRA_MARK} |" in md and "| IVFS-linf |" in md and md.rstrip().endswith(EXTRA_NOTE)
+    assert set(paper_rows(long)["method"]) == {"IVFS-linf"}
+    path = tmp_path / "table1.csv"
+    long.to_csv(path, index=False)
+    loaded = load_report("quick_ivfs", {"table1": str(path)})
+    assert set(loaded.tables["table1"]["method"]) == {"IVFS-linf"}
