@@ -1,14 +1,15 @@
 """Rule kudfs_table1: the paper's Table 1 (reproduced beside published) as CSV and markdown."""
 
 from ufskit.intermediates import read_parquet
-from ufskit.papers import kudfs
+from ufskit.papers import extra_labels, kudfs
 from ufskit.runlog import start
 
 log = start(snakemake.log[0])
 inp = snakemake.input
 dims = kudfs.read_dims(inp.summaries)
 table = kudfs.table1(read_parquet(inp.udfs), read_parquet(inp.kernel), dims,
-                     kudfs.read_published(inp.published), labels=snakemake.params.labels)
+                     kudfs.read_published(inp.published), labels=snakemake.params.labels,
+                     extra=extra_labels(snakemake.params.udfs_methods))
 table.to_csv(snakemake.output.csv, index=False, float_format="%.4f")
 with open(snakemake.output.md, "w") as fh:
     fh.write(kudfs.table1_markdown(table))

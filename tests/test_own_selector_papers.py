@@ -13,8 +13,9 @@ from snakemake.utils import update_config, validate
 from conftest import ROOT
 from ufskit import config_check, readings, startup
 from ufskit.configio import ConfigError, merge_extra_methods
-from ufskit.papers import EXTRA_MARK, EXTRA_NOTE, extra_labels, ivfs_report, paper_rows, with_in_paper
+from ufskit.papers import EXTRA_MARK, EXTRA_NOTE, extra_labels, ils, ivfs_report, kudfs, nrfs, paper_rows, with_in_paper
 from ufskit.papers import scored as scored_papers
+from ufskit.papers.benchmark_stats import paper_table_stats
 from ufskit.papers.ivfs import check_protocol, fixed_slug
 from ufskit.registry import registry_from_config
 from ufskit.scorecard import load_report
@@ -110,3 +111,45 @@ def test_an_added_method_is_a_marked_row_of_ivfs_table1_and_no_claim_or_scorecar
     long.to_csv(path, index=False)
     loaded = load_report("quick_ivfs", {"table1": str(path)})
     assert set(loaded.tables["table1"]["method"]) == {"IVFS-linf"}
+
+
+def test_an_added_method_is_a_marked_column_of_kudfs_table1_and_ranked_with_the_paper_s(rng):
+    rows = [{"dataset": ds, "method": m, "params": "p", "n_features": k, "metric": "kmeans_acc",
+             "value": base + 0.01 * k + rng.uniform(0, 0.0001)}
+            for ds in ("thyroid", "wdbc", "ionosphere") for m, base in (("UDFS", 0.5), ("Mine", 0.6)) for k in (1, 2)]
+    udfs = pd.DataFrame(rows)
+    kernel = udfs[udfs["method"] == "UDFS"].assign(method="KernelUDFS", value=lambda f: f["value"] + 0.2)
+    dims = {"thyroid": 5, "wdbc": 30, "ionosphere": 33}
+    published = pd.DataFrame({"all_features": [1.0], "udfs": [2.0], "kernel_udfs": [3.0]}, index=["thyroid"])
+    table = kudfs.table1(udfs, kernel, dims, published, extra=["Mine"])
+    assert table["extra_Mine"].round(1).tolist() == [62.0] * 3 and table["extra_Mine_n_features"].tolist() == [2] * 3
+    md = kudfs.table1_markdown(table)
+    assert f"| Mine{EXTRA_MARK} |" in md and "62.0 (2 features)" in md and md.rstrip().endswith(EXTRA_NOTE)
+    assert "extra_Mine" not in kudfs.table1(udfs, kernel, dims, published)  # no overlay: the table as before
+    # the scorecard reads the published columns only; the statistics rank the three methods on the three datasets
+    assert set(kudfs.SPEC.readers["table1"](table)["method"]) == {"All Features", "UDFS", "KernelUDFS"}
+    stats, results = paper_table_stats(kudfs.table1_values(table))
+    res = results["kmeans_acc"]
+    assert (res["n_datasets"], res["n_methods"]) == (3, 3)
+    assert res["mean_ranks"].to_dict() == {"UDFS": 3.0, "KernelUDFS": 1.0, "Mine": 2.0}
+    assert set(stats["method"]) == {"UDFS", "KernelUDFS", "Mine"}
+
+
+def test_nrfs_table1_and_fig5_mark_an_added_method_and_ils_fig1_values_take_its_best_setting():
+    methods = {"NRFS": {"selector": "NRFS"}, "Mine": {**MINE, "extra": True}}
+    table = with_in_paper(pd.DataFrame({"method": ["K-means", "NRFS", "Mine"], "nmi_all": [0.5, 0.9, 0.7],
+                                        "nmi_all_std": 0.0, "nmi_normal": 0.5, "nmi_normal_std": 0.0, "runs": 3,
+                                        "informative_share_all": 0.0, "informative_share_normal": 0.0,
+                                        "nmi_all_fig": 0.0, "nmi_normal_fig": 0.0, "informative_share_all_fig": 0.0,
+                                        "published_nmi_all": [0.4, 1.0, None],
+                                        "published_nmi_normal": [0.4, 1.0, None]}), methods)
+    md = nrfs.table1_markdown(table, 4)
+    assert f"| Mine{EXTRA_MARK} |" in md and "| NRFS |" in md and md.rstrip().endswith(EXTRA_NOTE)
+    assert set(nrfs.SPEC.readers["table1"](paper_rows(table))["method"]) == {"K-means", "NRFS"}
+    curves = pd.DataFrame({"dataset": ["a", "a", "a", "a"], "method": ["NRFS", "NRFS", "Mine", "Mine"],
+                           "n_features": [10, 20, 10, 20], "nmi": [0.2, 0.4, 0.1, 0.5]})
+    assert nrfs.fig5_values(curves).set_index("method")["value"].round(6).to_dict() == {"NRFS": 0.3, "Mine": 0.3}
+    summary = pd.DataFrame({"dataset": "wine", "method": ["Mine", "Mine", "Mine", "Mine"],
+                            "params": ["k=1", "k=1", "k=2", "k=2"], "n_features": [1, 2, 1, 2],
+                            "metric": "cv1nn_acc", "mean": [0.5, 0.7, 0.8, 0.9]})
+    assert ils.fig1_values(summary)["value"].round(6).tolist() == [0.85]

@@ -121,16 +121,22 @@ def _different(res: dict, alpha: float = ALPHA) -> pd.DataFrame:
     return pd.DataFrame(1.0, index=res["nemenyi"].index, columns=res["nemenyi"].columns)
 
 
-def stats_markdown(results: dict[str, dict], alpha: float = ALPHA) -> str:
-    """The report: the Friedman table, the mean ranks, and per metric the pairs Nemenyi tells apart."""
+BENCHMARK_VALUES = ("each dataset's summary value (mean over the evaluated counts, then over repetitions; Random: "
+                    "over its draws)")
+
+
+def stats_markdown(results: dict[str, dict], alpha: float = ALPHA, *, title: str = "Cross-paper benchmark",
+                   values: str = BENCHMARK_VALUES, figure: str = "cd.png") -> str:
+    """The report: the Friedman table, the mean ranks, and per metric the pairs Nemenyi tells apart.
+
+    ``title``, ``values`` (what is ranked) and ``figure`` (the CD diagrams' file) name what was tested."""
     parts = [
-        "# Cross-paper benchmark: Friedman and Nemenyi tests\n",
+        f"# {title}: Friedman and Nemenyi tests\n",
         f"Per metric, the Friedman test of the methods' ranks over the datasets, then the Nemenyi post-hoc test "
-        f"(Demsar 2006), at alpha = {alpha}. Ranks are those of each dataset's summary value (mean over the "
-        "evaluated counts, then over repetitions; Random: over its draws), 1 = best, recomputed within the "
+        f"(Demsar 2006), at alpha = {alpha}. Ranks are those of {values}, 1 = best, recomputed within the "
         "complete block: a method that did not run on every dataset is left out of that metric's test. "
         "Pairs are only declared different when the Friedman test rejects. CD: the critical difference of "
-        "mean ranks; figure `cd.png`.\n",
+        f"mean ranks; figure `{figure}`.\n",
     ]
     rows = [[B.METRIC_LABELS[m], str(r["n_datasets"]), str(r["n_methods"]), B._fmt(r["chi2"], 4), _pfmt(r["p"]),
              B._fmt(r["cd"], 3), ", ".join(r["left_out"]) or "–"] for m, r in results.items()]
@@ -149,8 +155,9 @@ def stats_markdown(results: dict[str, dict], alpha: float = ALPHA) -> str:
     return "\n".join(parts) + "\n"
 
 
-def cd_figure(results: dict[str, dict], alpha: float = ALPHA):
-    """One critical-difference diagram per metric (Random in red): mean ranks, bars join indistinguishable methods."""
+def cd_figure(results: dict[str, dict], alpha: float = ALPHA, *, title: str = "Cross-paper benchmark"):
+    """One critical-difference diagram per metric (Random in red): mean ranks, bars join indistinguishable methods;
+    ``title`` names what was tested."""
     metrics = list(results)
     rows = max(1, max(r["n_methods"] for r in results.values()) + 1) // 2  # label rows under each axis
     fig, axes = plt.subplots(len(metrics), 1, figsize=(11, (1.0 + 0.24 * rows) * len(metrics) + 0.6),
@@ -175,7 +182,7 @@ def cd_figure(results: dict[str, dict], alpha: float = ALPHA):
                      f"{res['n_datasets']} datasets, CD {res['cd']:.2f}"
                      + (f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else ""),
                      fontsize=9, pad=22)
-    fig.suptitle("Cross-paper benchmark: critical-difference diagrams (mean rank over datasets, 1 = best)\n"
+    fig.suptitle(f"{title}: critical-difference diagrams (mean rank over datasets, 1 = best)\n"
                  f"a bar joins methods the Nemenyi test cannot tell apart at alpha = {alpha}; Random in red",
                  fontsize=10)
     return fig
@@ -336,3 +343,16 @@ def _counts_cell(counts: pd.DataFrame, method: str, metric: str) -> str:
 
 def _pfmt(p) -> str:
     return "–" if pd.isna(p) else (f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}")
+
+
+# ---- a paper's main table with added methods --------------------------------------------------------
+
+def paper_table_stats(values: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, dict]]:
+    """The benchmark's Friedman + Nemenyi tests over a paper's datasets, on the values of its main table.
+
+    ``values``: one value per dataset, method and metric (columns dataset, method, metric, value; the paper's
+    methods and those added by ``extra_methods``), e.g. Table 1's best of each method. Every row counts as a run
+    method on the original features, so the block is the methods with a value on every dataset.
+    """
+    summary = values.dropna(subset=["value"]).assign(status=B.OK, space="original")
+    return benchmark_stats(summary)

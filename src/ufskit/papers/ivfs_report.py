@@ -380,3 +380,9 @@ def _curve_claims(frame: pd.DataFrame) -> tuple[int, int, int]:
         worst = last.loc[last["mean"].idxmax(), "method"]
         spec_worst += int(worst == "SPEC")
     return trend, spec_worst, total
+
+
+def table1_values(long: pd.DataFrame) -> pd.DataFrame:
+    """Table 1's reproduced values (dataset, method, metric, value) for the statistics over its datasets."""
+    got = long[long["status"] == "ok"]
+    return got.rename(columns={"reproduced": "value"})[["dataset", "method", "metric", "value"]]
