@@ -202,7 +202,7 @@ def table1_values(table: pd.DataFrame) -> pd.DataFrame:
 def _extra_cell(row: dict, method: str) -> str:
     """An added method's Table 1 cell: best ACC and the count it was found at (no published value)."""
     value = row[f"extra_{method}"]
-    return "-" if pd.isna(value) else f"{value:.1f} ({int(row[f'extra_{method}_n_features'])} features)"
+    return "-" if pd.isna(value) else f"{value:.1f} at {int(row[f'extra_{method}_n_features'])} features"
 
 
 def _pct(value) -> str:
