@@ -123,7 +123,7 @@ def merge_extra_methods(config: dict) -> None:
     """Add the methods of the config's ``extra_methods`` to the experiments they name, marked ``extra: true``.
 
     An overlay adds a user's selector to chosen paper experiments without copying their blocks; the mark keeps
-    the added methods out of the claims and the scorecard (``ufskit.papers.in_paper``). The merged methods are
+    the added methods out of the claims and the scorecard (``ufskit.papers.paper_rows``). The merged methods are
     then validated and checked like any method. Mutates ``config``; repeating it changes nothing.
     """
     extras = config.get("extra_methods")
