@@ -35,8 +35,9 @@ from ivfs_timing import prepared
 from scipy.stats import spearmanr
 
 from ufskit.metrics import distance_norms, normalized_distance_matrix
+from ufskit.runs import fit_selector
 from ufskit.seeds import derive_seed
-from ufskit.selectors.ivfs import IVFS, LOSSES
+from ufskit.selectors.ivfs import LOSSES
 
 SETTINGS = [(1000, 0.1), (5000, 0.5)]  # (k, n~/n)
 SMALL = ["lymphoma", "orlraws10P", "pixraw10P", "Prostate-GE", "warpPIE10P"]
@@ -47,7 +48,7 @@ def l2_loss(D: np.ndarray, X: np.ndarray, features: np.ndarray) -> float:
     return distance_norms(D, normalized_distance_matrix(X[:, features]))["L2"]
 
 
-def rank_noise(X: np.ndarray, name: str, top: int, n_random: int, **ivfs) -> None:
+def rank_noise(X: np.ndarray, name: str, top: int, n_random: int, n_classes: int, **ivfs) -> None:
     """Print one table row per setting for data set ``name``."""
     d = X.shape[1]
     D = normalized_distance_matrix(X)
@@ -56,8 +57,9 @@ def rank_noise(X: np.ndarray, name: str, top: int, n_random: int, **ivfs) -> Non
     i, j = np.unravel_index(np.argmax(D), D.shape)
     max_pair_share = (X[i] - X[j]) ** 2
     for k, ratio in SETTINGS:
-        a, b = (IVFS(n_subsets=k, subset_samples=ratio, random_state=derive_seed(0, "ivfs_rank_noise", name, seed),
-                     **ivfs).fit(X) for seed in (1, 2))
+        spec = {"selector": "IVFS", "params": {"n_subsets": k, "subset_samples": ratio, **ivfs}}
+        a, b = (fit_selector(spec, X, seed=derive_seed(0, "ivfs_rank_noise", name, seed), n_classes=n_classes,
+                             label=name)[0] for seed in (1, 2))
         differ = np.setdiff1d(a.order_[:top], b.order_[:top]).size
         print(f"| {name} | {k} | {ratio:g}n | {np.corrcoef(a.scores_, b.scores_)[0, 1]:.2f} | {differ} | "
               f"{top * (1 - top / d):.0f} | {l2_loss(D, X, a.order_[:top]):.2f} | "
@@ -81,7 +83,8 @@ def main(argv=None) -> int:
           "L2 of bottom | L2 of random (mean +- sd) | score vs max-pair share |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name in args.datasets:
-        rank_noise(prepared(args.mirror, name), name, args.top, args.random,
+        data = prepared(args.mirror, name)
+        rank_noise(data.X, name, args.top, args.random, np.unique(data.y).size,
                    loss=args.loss, subset_features=args.subset_features)
     return 0
 

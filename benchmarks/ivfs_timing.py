@@ -30,20 +30,20 @@ from scipy.spatial.distance import pdist
 from ufskit.loaders import load
 from ufskit.preprocess import apply_chain
 from ufskit.registry import dataset_entry, load_registry
+from ufskit.runs import fit_selector
 from ufskit.seeds import derive_seed
-from ufskit.selectors.glspfs import GLSPFS
-from ufskit.selectors.ivfs import IVFS, default_batch_size, subset_losses
+from ufskit.selectors.ivfs import default_batch_size, subset_losses
 
 REGISTRY = Path(__file__).resolve().parents[1] / "config" / "datasets.yaml"
 REPEAT = 7  # rounds of the batched-versus-loop comparison (best of each)
 DATASETS = ["lymphoma", "orlraws10P", "pixraw10P", "Prostate-GE", "warpPIE10P", "COIL20", "Isolet", "RELATHE"]
 
 
-def prepared(mirror: Path, name: str) -> np.ndarray:
-    """X of dataset ``name`` after its registry preprocessing chain (z-scored features)."""
+def prepared(mirror: Path, name: str):
+    """Dataset ``name`` (X, y) after its registry preprocessing chain (z-scored features)."""
     registry = load_registry(REGISTRY)
     entry = dataset_entry(registry, name)
-    return apply_chain(load(name, entry, mirror, sources=registry["sources"]), entry["preprocess"]).X
+    return apply_chain(load(name, entry, mirror, sources=registry["sources"]), entry["preprocess"])
 
 
 def seconds(*fns, repeat=1):
@@ -69,12 +69,14 @@ def naive_losses(X, samples, features):
 
 
 def time_dataset(mirror: Path, name: str, naive: bool) -> dict:
-    X = prepared(mirror, name)
-    ivfs = IVFS(
-        n_subsets=1000, subset_features=0.3, subset_samples=0.1, loss="linf", random_state=derive_seed("timing", name)
-    )
-    [(t_ivfs, _)] = seconds(lambda: ivfs.fit(X))
-    [(t_glspfs, glspfs)] = seconds(lambda: GLSPFS(mu=1.0, lam=1.0).fit(X))
+    data = prepared(mirror, name)
+    X, n_classes = data.X, np.unique(data.y).size
+    # the one fit path of the workflow's runs (ufskit.runs): the same constructor, seed and fit timing
+    ivfs, t_ivfs = fit_selector({"selector": "IVFS", "params": {"n_subsets": 1000, "subset_features": 0.3,
+                                                                 "subset_samples": 0.1, "loss": "linf"}},
+                                X, seed=derive_seed("timing", name), n_classes=n_classes, label=name)
+    glspfs, t_glspfs = fit_selector({"selector": "GLSPFS", "params": {"mu": 1.0, "lam": 1.0}}, X, seed=0,
+                                    n_classes=n_classes, label=name)  # deterministic: the seed is not used
     samples, features = ivfs._draw_subsets(*X.shape)
     (t_batched, ref), (t_loop, loop) = seconds(
         lambda: subset_losses(X, samples, features, "linf"),

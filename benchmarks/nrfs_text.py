@@ -48,7 +48,8 @@ def module_at(rev: str):
 
 
 def timed_fit(module, X, params):
-    """(wall s, CPU s, fitted NRFS) of one fit."""
+    """(wall s, CPU s, fitted NRFS) of one fit: directly, not through ``ufskit.runs.fit_selector``, as the earlier
+    module is no registered selector and both kernels must be fitted and timed alike (wall and CPU)."""
     wall, cpu = time.perf_counter(), time.process_time()
     est = module.NRFS(**params).fit(X)
     return time.perf_counter() - wall, time.process_time() - cpu, est

@@ -37,7 +37,7 @@ from selector_checks import make_planted  # noqa: E402  (the contract test's gen
 
 from ufskit.graph import knn_graph  # noqa: E402
 from ufskit.lasso_path import lasso_lars_at_cardinality  # noqa: E402
-from ufskit.selectors import MCFS, NRFS, LaplacianScore  # noqa: E402
+from ufskit.runs import fit_selector  # noqa: E402
 from ufskit.selectors.mcfs import mcfs_coefficients, spectral_embedding  # noqa: E402
 
 N_INFORMATIVE = 5
@@ -45,6 +45,12 @@ N_INFORMATIVE = 5
 
 def planted(seed):
     return make_planted(n_samples=60, n_informative=N_INFORMATIVE, n_noise=40, random_state=seed)
+
+
+def fitted(selector: str, data, **params):
+    """``selector`` with ``params`` fitted on ``data.X`` through the workflow's one fit path (``ufskit.runs``);
+    seed 0: NRFS's ``random_state=0``, unused by the deterministic MCFS and Laplacian score."""
+    return fit_selector({"selector": selector, "params": params}, data.X, seed=0, n_classes=np.unique(data.y).size)[0]
 
 
 def hits(scores, informative) -> int:
@@ -69,7 +75,7 @@ def embedding(seeds):
     for seed in seeds:
         data = planted(seed)
         mcfs = between_r2(spectral_embedding(knn_graph(data.X, 5), 4), data.y)
-        nrfs = between_r2(NRFS(n_clusters=5, trivial_spectrum=False, random_state=0).fit(data.X).embedding_, data.y)
+        nrfs = between_r2(fitted("NRFS", data, n_clusters=5, trivial_spectrum=False).embedding_, data.y)
         print(f"  seed {seed}: MCFS graph {np.round(mcfs, 2).tolist()}  NRFS graph {np.round(nrfs[:4], 2).tolist()}")
 
 
@@ -77,11 +83,11 @@ def mcfs(seeds):
     print("2. MCFS: planted features in the top 5, per seed")
     data = [planted(s) for s in seeds]
     row("defaults (K = 5, cardinality d = 45: the OLS end of the path)",
-        [hits(MCFS().fit(d.X).scores_, d.informative) for d in data])
+        [hits(fitted("MCFS", d).scores_, d.informative) for d in data])
     for K in (2, 3, 5):
         for card in (5, 20, None):
             row(f"K = {K}, max_nonzero = {card or 'd'}",
-                [hits(MCFS(n_clusters=K, max_nonzero=card).fit(d.X).scores_, d.informative) for d in data])
+                [hits(fitted("MCFS", d, n_clusters=K, max_nonzero=card).scores_, d.informative) for d in data])
     for K in (2, 5):
         out = []
         for d in data:
@@ -128,11 +134,12 @@ def nrfs(seeds):
         ("c = 2, trivial_spectrum=False, ridge = 1e4", {"n_clusters": 2, "trivial_spectrum": False, "ridge": 1e4}),
     ]
     for label, params in settings:
-        row(label, [hits(NRFS(random_state=0, **params).fit(d.X).scores_, d.informative) for d in data])
+        row(label, [hits(fitted("NRFS", d, **params).scores_, d.informative) for d in data])
     print("   ranks of the planted features inside the best cluster spectrum (c = 3, no trivial spectrum):")
     for ridge in (1e-3, 1.0, 100.0):
-        est = NRFS(random_state=0, n_clusters=3, trivial_spectrum=False, ridge=ridge)
-        print(f"  ridge {ridge:g}: {[best_spectrum_ranks(est.fit(d.X), d) for d in data]}")
+        spectra = [best_spectrum_ranks(fitted("NRFS", d, n_clusters=3, trivial_spectrum=False, ridge=ridge), d)
+                   for d in data]
+        print(f"  ridge {ridge:g}: {spectra}")
 
 
 # Planted designs without near-duplicate features: "onehot" with 6 clusters (feature j marks cluster j, the
@@ -149,8 +156,8 @@ def designs(seeds):
         data = [make_planted(n_samples=n, n_informative=N_INFORMATIVE, n_noise=noise, n_clusters=clusters,
                              separation=separation, random_state=s, pattern=pattern) for s in seeds]
         print(f"  {pattern}, {clusters} clusters, n = {n}, separation {separation:g}, {noise} noise features")
-        for name, est in (("MCFS", MCFS()), ("NRFS", NRFS(random_state=0)), ("LS", LaplacianScore())):
-            row(f"  {name}", [hits(-est.fit(d.X).ranking_.astype(float), d.informative) for d in data])
+        for name, selector in (("MCFS", "MCFS"), ("NRFS", "NRFS"), ("LS", "LaplacianScore")):
+            row(f"  {name}", [hits(-fitted(selector, d).ranking_.astype(float), d.informative) for d in data])
 
 
 def main(argv=None):

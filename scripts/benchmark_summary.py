@@ -5,6 +5,7 @@ import pandas as pd
 from ufskit.intermediates import read_parquet
 from ufskit.papers import benchmark
 from ufskit.runlog import start
+from ufskit.tables import write_markdown
 
 log = start(snakemake.log[0])
 c = snakemake.params.config
@@ -14,6 +15,7 @@ summary = benchmark.summary_table(metrics, planned)
 ranks = benchmark.mean_ranks(summary)
 summary.to_csv(snakemake.output.csv, index=False, float_format="%.6g")
 ranks.to_csv(snakemake.output.ranks, index=False, float_format="%.4g")
-with open(snakemake.output.md, "w") as fh:
-    fh.write(benchmark.summary_markdown(summary, ranks, benchmark.protocol_markdown(c["experiments"])))
+write_markdown(benchmark.summary_markdown(summary, ranks, benchmark.protocol_markdown(c["experiments"]),
+                                         heading=snakemake.params.title),
+               snakemake.output.md, snakemake.output.html)
 log.info("%d summary rows, %d (method, metric) mean ranks", len(summary), len(ranks))

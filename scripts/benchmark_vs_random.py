@@ -5,6 +5,7 @@ import pandas as pd
 from ufskit.intermediates import read_parquet
 from ufskit.papers import benchmark, benchmark_stats
 from ufskit.runlog import start
+from ufskit.tables import write_markdown
 
 log = start(snakemake.log[0])
 c = snakemake.params.config
@@ -12,6 +13,6 @@ planned = benchmark.plan(c["experiments"], c["excluded"])
 metrics = pd.concat([read_parquet(p) for p in snakemake.input], ignore_index=True)
 table = benchmark_stats.versus_random(metrics, planned)
 table.to_csv(snakemake.output.csv, index=False, float_format="%.6g")
-with open(snakemake.output.md, "w") as fh:
-    fh.write(benchmark_stats.versus_random_markdown(table))
+write_markdown(benchmark_stats.versus_random_markdown(table, heading=snakemake.params.title),
+               snakemake.output.md, snakemake.output.html)
 log.info("%d comparisons: %s", len(table), table["verdict"].value_counts().to_dict())

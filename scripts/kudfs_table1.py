@@ -3,6 +3,7 @@
 from ufskit.intermediates import read_parquet
 from ufskit.papers import extra_labels, kudfs
 from ufskit.runlog import start
+from ufskit.tables import write_markdown
 
 log = start(snakemake.log[0])
 inp = snakemake.input
@@ -11,6 +12,5 @@ table = kudfs.table1(read_parquet(inp.udfs), read_parquet(inp.kernel), dims,
                      kudfs.read_published(inp.published), labels=snakemake.params.labels,
                      extra=extra_labels(snakemake.params.udfs_methods))
 table.to_csv(snakemake.output.csv, index=False, float_format="%.4f")
-with open(snakemake.output.md, "w") as fh:
-    fh.write(kudfs.table1_markdown(table))
+write_markdown(kudfs.table1_markdown(table), snakemake.output.md, snakemake.output.html)
 log.info("Table 1 for %d datasets", len(table))

@@ -7,6 +7,7 @@ from ufskit.papers import claims_frame, paper_rows
 from ufskit.papers import nrfs as P
 from ufskit.papers.nrfs_calibration import claim_robustness
 from ufskit.runlog import start
+from ufskit.tables import write_markdown
 
 start(snakemake.log[0])
 inp = snakemake.input
@@ -30,7 +31,6 @@ if "fig5" in names:
     claims.append(("NRFS/Fig6", "Fig. 6: NRFS is stable across q", *P.claim_fig6(read_csv(inp.fig6))))
     claims.append(("NRFS/Fig7", ("Fig. 7: NRFS with sampling is 57% faster than without, comparable to MCFS and over "
                                  "2.5x faster than NDFS"), *P.claim_fig7(read_csv(inp.fig7))))
-with open(snakemake.output.md, "w") as fh:
-    fh.write(P.claims_markdown([c[1:] for c in claims]))
+write_markdown(P.claims_markdown([c[1:] for c in claims]), snakemake.output.md, snakemake.output.html)
 records = [dict(zip(("id", "claim", "verdict", "numbers"), c)) for c in claims]
 claims_frame(records).to_csv(snakemake.output.csv, index=False)

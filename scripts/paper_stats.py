@@ -18,9 +18,9 @@ table, results = benchmark_stats.paper_table_stats(values)
 table.to_csv(snakemake.output.csv, index=False, float_format="%.6g")
 title = f"{p.title}, {p.table} with added methods"
 with open(snakemake.output.md, "w") as fh:
-    fh.write(benchmark_stats.stats_markdown(results, title=title, figure="cd_main.png",
+    fh.write(benchmark_stats.stats_markdown(results, heading=title, figure="cd_main.png",
                                             values=f"the values of {p.table} on each dataset ({p.values})")
              + f"\n{EXTRA_NOTE}\n")
-save_figure(benchmark_stats.cd_figure(results, title=title), snakemake.output.png, snakemake.output.pdf)
+save_figure(benchmark_stats.cd_figure(results, heading=title), snakemake.output.png, snakemake.output.pdf)
 for metric, res in results.items():
     log.info("%s: %d methods, %d datasets, Friedman p %.3g", metric, res["n_methods"], res["n_datasets"], res["p"])

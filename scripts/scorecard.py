@@ -5,6 +5,7 @@ from pathlib import Path
 from ufskit import scorecard as S
 from ufskit.papers import read_published, register_modules
 from ufskit.runlog import start
+from ufskit.tables import write_markdown
 
 log = start(snakemake.log[0])
 p = snakemake.params
@@ -17,6 +18,6 @@ card = S.scorecard(published, S.read_reference(snakemake.input.claims), runs, ex
                    tolerances=dict(p.tolerances), protocol=p.protocol, beside=dict(p.beside), groups=groups,
                    reading_order=list(p.reading_order))
 card.to_csv(snakemake.output.csv, index=False)
-with open(snakemake.output.md, "w") as fh:
-    fh.write(S.scorecard_markdown(card, excluded=dict(p.excluded), tolerances=dict(p.tolerances), groups=groups))
+write_markdown(S.scorecard_markdown(card, excluded=dict(p.excluded), tolerances=dict(p.tolerances), groups=groups),
+               snakemake.output.md, snakemake.output.html)
 log.info("%d rows: %s", len(card), card.groupby("kind")["outcome"].value_counts().to_dict())

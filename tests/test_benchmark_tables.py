@@ -181,3 +181,20 @@ def test_an_own_data_run_of_one_metric_reports_that_metric_only():
     assert len(S.cd_figure(results).axes) == 3
     panels = [ax for ax in B.heatmap(summary, B.mean_ranks(summary)).axes if ax.get_title()]
     assert len(panels) == 1 + 3
+
+
+def test_a_users_benchmark_is_named_by_its_experiments_in_every_heading(summary):
+    from ufskit.papers import benchmark_stats as S
+
+    assert B.title("benchmark", ["benchmark_lowdim"], "full") == B.TITLE == "Cross-paper benchmark"
+    assert B.title("quick_benchmark", ["quick_benchmark_lowdim"], "quick") == B.TITLE
+    heading = B.title("own_benchmark", ["own_data", "own_text"], "full")
+    assert heading == "Benchmark: own_data, own_text"
+    ranks = B.mean_ranks(summary)
+    assert B.summary_markdown(summary, ranks, "", heading=heading).startswith(f"# {heading}\n")
+    assert B.heatmap(summary, ranks, heading=heading)._suptitle.get_text().startswith(f"{heading} on 3 datasets")
+    _, results = S.benchmark_stats(summary)
+    assert S.stats_markdown(results, heading=heading).startswith(f"# {heading}: Friedman and Nemenyi tests")
+    assert S.cd_figure(results, heading=heading)._suptitle.get_text().startswith(f"{heading}: critical-difference")
+    assert S.versus_random_markdown(pd.DataFrame(columns=["method", "metric", "verdict"]), heading=heading).startswith(
+        f"# {heading}: every method against Random")

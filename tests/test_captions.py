@@ -16,6 +16,7 @@ from jinja2 import Environment, StrictUndefined
 
 from conftest import ROOT
 from ufskit import captions as C
+from ufskit.papers import benchmark as B
 
 REPORT = ROOT / "workflow/report"
 
@@ -72,6 +73,7 @@ CASES = {
     "ivfs_table1": ("smoke_ivfs", {}, {}),
     "ivfs_table2": ("smoke_ivfs", {}, {}),
     "ivfs_claims": ("smoke_ivfs", {}, {}),
+    "ivfs_seed_correlation": ("smoke_ivfs", {}, {}),
     "kudfs_fig1": ("smoke_kudfs", {}, {"dataset": "thyroid", "kernel": "RBF kernel, sigma = 1",
                                        "labels": ["sigma=1, gamma=1, lam=1000"]}),
     "kudfs_fig2": ("smoke_kudfs", {}, {"kernel": "RBF kernel, sigma = 1"}),
@@ -86,11 +88,13 @@ CASES = {
     "nrfs_sensitivity": ("smoke_nrfs", {}, {}),
     "nrfs_table2": ("smoke_nrfs", {}, {}),
     "nrfs_claims": ("smoke_nrfs", {}, {}),
-    "benchmark_heatmap": ("smoke_benchmark", {}, {}),
-    "benchmark_summary": ("smoke_benchmark", {}, {}),
-    "benchmark_stats": ("smoke_benchmark", {}, {}),
-    "benchmark_cd": ("smoke_benchmark", {}, {}),
-    "benchmark_vs_random": ("smoke_benchmark", {}, {}),
+    "nrfs_spectrum": ("smoke_nrfs", {}, {}),
+    "nrfs_oracle": ("smoke_nrfs", {}, {}),
+    "benchmark_heatmap": ("smoke_benchmark", {}, {"title": B.TITLE}),
+    "benchmark_summary": ("smoke_benchmark", {}, {"title": B.TITLE}),
+    "benchmark_stats": ("smoke_benchmark", {}, {"title": B.TITLE}),
+    "benchmark_cd": ("smoke_benchmark", {}, {"title": B.TITLE}),
+    "benchmark_vs_random": ("smoke_benchmark", {}, {"title": B.TITLE}),
     "scorecard": (None, {}, {}),
 }
 
@@ -139,3 +143,10 @@ def test_captions_name_what_ran_not_the_full_protocol(smoke):
     assert "Random's runs" not in _render("ils_orl_figure", smoke, "smoke_ils", {"figure": "fig3"}, {"settings": {"n_splits": 2}})
     full = _render("nrfs_fig5", {**smoke, "protocol": "full"}, "smoke_nrfs", {}, {})
     assert "reduced" not in full and "protocol" not in full.split("Run settings.")[0].replace("(the paper", "")
+
+
+@pytest.mark.parametrize("name", [n for n in sorted(CASES) if n.startswith("benchmark_")])
+def test_a_users_benchmark_captions_name_it(name, smoke):
+    title = B.title("own_benchmark", ["own_data"], "smoke")
+    text = _render(name, smoke, "smoke_benchmark", {}, {"title": title})
+    assert title == "Benchmark: own_data" and f"**{title}" in text and "Cross-paper" not in text

@@ -34,6 +34,9 @@ def test_ivfs_smoke_builds_every_output(tmp_path, mirror):
     assert lym.loc[("IVFS-linf", "fit_seconds"), "reproduced"] > 0
     md = (out / "table1.md").read_text()
     assert "| lymphoma | 96 | 4026 | 9 | IVFS-linf |" in md and "not obtained" in md
+    # Random under the same selection (rule ivfs_chance): IVFS-linf's G = 2 settings (k in {30, 60} at n~ = 0.1n)
+    assert lym.loc[("IVFS-linf", "knn_acc"), "G"] == 2 and 0 < lym.loc[("IVFS-linf", "knn_acc"), "chance_best_of_g"] < 100
+    assert "## Random, best of G" in md and "| lymphoma | IVFS-linf | 2 |" in md
 
     t2 = pd.read_csv(out / "table2.csv")
     ok = t2[t2["status"] == "ok"]

@@ -66,13 +66,23 @@ def test_a_metrics_block_is_checked_name_by_name():
         R.check_metrics({"cv1nn": {"n_folds": 1}}, where="experiments.e.metrics")
 
 
-def test_the_config_schema_holds_the_registry_s_options_for_every_metric():
-    """What the workflow validates the config with is what the registry declares (names, types, defaults)."""
+def test_the_registry_is_the_one_source_of_the_options_and_writes_their_defaults_into_the_config():
+    """The config schema takes any metrics block; the start-up fill checks it and writes the defaults, given options
+    first, then the missing defaults in the registry's order (the order a schema validation gave the jobs' params)."""
     schema = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
     block = schema["properties"]["experiments"]["additionalProperties"]["properties"]["metrics"]
-    assert list(block["properties"]) == list(R.METRICS)
-    for name in R.METRICS:
-        assert block["properties"][name] == R.metric_options_schema(name), name
+    assert "properties" not in block and block["additionalProperties"] == {"type": "object"}
+    experiments = {"e": {"metrics": {"knn": {"test_size": 0.5}, "kmeans": {"init": "random", "n_runs": 2}}}}
+    R.fill_metric_defaults(experiments)
+    filled = experiments["e"]["metrics"]
+    assert list(filled) == ["knn", "kmeans"] and list(filled["knn"].items()) == [
+        ("test_size", 0.5), ("ks", [1, 3, 5, 10]), ("n_splits", 10)]
+    assert list(filled["kmeans"]) == ["init", "n_runs", "n_init", "max_iter", "nmi_average"]
+    filled["knn"]["ks"].append(20)  # a config's default is its own copy
+    assert R.METRICS["knn"].defaults()["ks"] == [1, 3, 5, 10]
+    with pytest.raises(ValueError, match=r"^experiments\.f\.metrics\.kmeans: Additional properties are not "
+                                         r"allowed \('n_rums' was unexpected\) \(options of kmeans: n_runs, "):
+        R.fill_metric_defaults({"f": {"metrics": {"kmeans": {"n_rums": 3}}}})
 
 
 def _selection(d: int, seconds: float = 0.25) -> Selection:

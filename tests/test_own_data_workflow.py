@@ -35,6 +35,9 @@ def test_own_data_example_end_to_end_leaves_the_scorecard_alone(tmp_path):
     assert summary.loc[summary["status"] == "ok", "value"].notna().all()
     acc = summary.query("metric == 'kmeans_acc' and dataset == 'own_blobs'").set_index("method")["value"]
     assert acc["ClusterSeparation"] > 0.6  # f1-f3 carry three well-separated classes
+    for name in ("summary", "stats", "vs_random"):  # headed by the user's experiment, not the papers' benchmark
+        assert (tmp_path / f"results/own_benchmark/{name}.md").read_text().startswith("# Benchmark: own_data")
+        assert "<h1>Benchmark: own_data" in (tmp_path / f"results/own_benchmark/{name}.html").read_text()
     for name in ("heatmap.png", "cd.png"):
         assert (tmp_path / "results/own_benchmark" / name).stat().st_size > 0
     vs_random = pd.read_csv(tmp_path / "results/own_benchmark/vs_random.csv")

@@ -69,4 +69,4 @@ def test_quick_run_then_report_without_warnings(tmp_path, mirror):
     for report_dir, paper in REPORTS.items():
         for figure in FIGURES[paper]:
             assert f"results/{report_dir}/{figure}" in html, f"results/{report_dir}/{figure} not in the report"
-    assert any(n.endswith("/scorecard.md") for n in names)
+    assert any(n.endswith("/scorecard.html") for n in names)

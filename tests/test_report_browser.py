@@ -2,10 +2,12 @@
 
 A copy of the report gets two small scripts: one at the top of <head> that records JavaScript errors
 (uncaught exceptions, rejected promises, console.error), one at the end of <body> that, once the report's
-app has rendered, opens every category and each of its results folders (a table of its files, each with
-its view button), shows one figure the way the report's view button does, and writes what it found as JSON
-into the page; Chromium's --dump-dom returns that page and --screenshot shows the figure view (a non-blank
-image). The papers' tables are markdown files, which the report offers as downloads, not as views.
+app has rendered, measures the landing text beside the DAG (its details folded), opens every category and
+each of its results folders (a table of its files, each with its view button), opens one table page and
+shows one figure the way the view button does, and writes what it found as JSON into the page; Chromium's
+--dump-dom returns that page and --screenshot shows the figure view (a non-blank image). The papers' tables
+are HTML pages (ufskit.tables.write_markdown) shown in an iframe of their data URI; the walk counts the rows
+and cells of the table the page holds.
 """
 
 from __future__ import annotations
@@ -39,11 +41,13 @@ console.error = (...args) => { window.ufsErrors.push("console.error: " + args.jo
 </script>"""
 
 # Runs after the report's own scripts: `app`, `categories` and `results` are the report's globals.
-WALK = """<script>
+WALK = r"""<script>
 window.addEventListener("load", () => setTimeout(async () => {
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const found = {categories: {}, figure: null};
   try {
+    const landing = document.querySelector("#app .prose");  // the workflow description beside the DAG
+    found.landing = {words: landing.innerText.split(/\s+/).length, details: landing.querySelectorAll("details").length};
     for (const category of Object.keys(categories)) {
       const subcategories = Object.keys(categories[category]);
       const shown = {listed: 0, files: [], tables: []};
@@ -61,6 +65,13 @@ window.addEventListener("load", () => setTimeout(async () => {
       found.categories[category] = shown;
     }
     const paths = Object.keys(results);
+    const page = paths.find((p) => p.endsWith("table1.html"));
+    app.setView({content: "html", contentPath: results[page].data_uri, resultPath: page});
+    await wait(500);
+    const frame = Array.from(document.querySelectorAll("#app iframe")).find((f) => f.src === results[page].data_uri);
+    const doc = new DOMParser().parseFromString(await (await fetch(results[page].data_uri)).text(), "text/html");
+    found.table = {path: page, shown: Boolean(frame), rows: doc.querySelectorAll("table tr").length,
+                   cells: doc.querySelectorAll("table td").length};
     const figure = paths.find((p) => results[p].mime_type === "image/png");
     app.setView({content: "img", contentPath: results[figure].data_uri, resultPath: figure});
     await wait(500);
@@ -133,7 +144,9 @@ def test_report_renders_in_a_browser(tmp_path, mirror):
         assert category, f"no category {paper!r} in {sorted(found['categories'])}"
         shown = found["categories"][category]
         assert len(shown["files"]) == shown["listed"] and min(shown["tables"]) > 1, (category, shown)
-        assert any(f.endswith(".md") for f in shown["files"]), f"{category}: no table listed"
+        assert any(f.endswith(".html") for f in shown["files"]), f"{category}: no table listed"
+    assert found["landing"]["details"] == 1 and found["landing"]["words"] < 90, found["landing"]  # short, details folded
+    assert found["table"]["shown"] and found["table"]["rows"] > 1 and found["table"]["cells"] > 4, found["table"]
     assert found["figure"]["width"] > 300 and found["figure"]["height"] > 200, found["figure"]
     assert distinct_colours(shot) > 50, "the screenshot is blank"
 

@@ -114,6 +114,22 @@ def test_a_paper_without_results_gives_not_run_rows():
     assert len(claims) == 20 and (claims["outcome"] == "not run").all()
 
 
+def test_a_run_of_one_paper_or_part_of_its_experiments_gives_not_run_rows():
+    """`run` holding one paper's experiments, or only some of a paper's (its folder builds no table)."""
+    table = kudfs_table(thyroid=(77.67, 80.37, 92.33))
+    for runs in ({"kudfs": [S.ReportResults("smoke_kudfs", {"table1": table})]},
+                 {"kudfs": [S.ReportResults("smoke_kudfs")], "ivfs": [S.ReportResults("smoke_ivfs")]}):
+        card = S.scorecard(published(), reference(), runs, excluded={}, tolerances=all_tolerances(), protocol="smoke")
+        numbers = card[card["kind"] == "number"]
+        assert len(numbers) == 430 and (numbers.loc[numbers["paper"].isin(["nrfs", "ils"]), "outcome"] == "not run").all()
+        md = S.scorecard_markdown(card, excluded={}, tolerances=all_tolerances())
+        assert "| IVFS (Li, Wu & Li, AAAI 2020) |" in md and "| NRFS (Huang, Yoo, Yu & Qin, ICDM 2014) | not run |" in md
+    kudfs = numbers_of(card, "kudfs")  # the second run: a folder that built nothing keeps its name
+    assert (kudfs["outcome"] == "not run").all() and (kudfs["report"] == "smoke_kudfs").all()
+    claims = card[(card["kind"] == "claim") & (card["paper"] == "kudfs")]
+    assert (claims["outcome"] == "not run").all() and claims["numbers"].str.contains("is not built").all()
+
+
 def test_dataset_statistics_come_from_the_prepared_summaries():
     summaries = {name: {"dataset": name, "chain": "default", "n_samples": n, "n_features": d, "n_classes": c,
                         "preprocessing": [{"step": "drop_constant", "n_removed": r}]}

@@ -294,7 +294,7 @@ def test_finds_planted_cluster_features(name, seed):
 
 # Parameters added since the snapshot, with the value that reproduces the behaviour before them.
 NEW_PARAMETERS = {("IVFS", "dtype"): "float64", ("KernelUDFS", "width_form"): "2sigma2",
-                  ("NRFS", "trivial_spectrum"): True}
+                  ("NRFS", "trivial_spectrum"): True, ("NRFS", "target"): None}
 
 
 def test_protocol_parameters_unchanged():

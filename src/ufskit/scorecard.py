@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .chance import beats
 from .papers import NOT_RUN, REFERENCE, paper_rows, read_published, registry, scored
 from .papers.spec import Published
 from .readings import MAIN
@@ -155,15 +156,36 @@ def reproduced_numbers(paper: str, results: ReportResults) -> pd.DataFrame:
     if unknown:
         raise ValueError(f"paper {paper!r} has no published table read from {sorted(unknown)}.")
     stat_tables = [s.table for s in spec.published if {m for m, _ in s.columns.values()} <= STATS]
-    parts = [readers[k](t).assign(evidence=f"results/{results.report}/{k}.csv") for k, t in results.tables.items()]
-    parts.append(_stats(results.summaries, stat_tables))
-    out = pd.concat([p for p in parts if not p.empty], ignore_index=True).assign(paper=paper)
+    parts = [_with_chance(readers[k](t), t).assign(evidence=f"results/{results.report}/{k}.csv")
+             for k, t in results.tables.items()]
+    parts = [p for p in [*parts, _stats(results.summaries, stat_tables)] if not p.empty]
+    if not parts:  # the folder's experiments built none of the paper's tables (only some of them ran)
+        return pd.DataFrame(columns=[*KEYS, "reproduced", "status", "evidence"])
+    out = pd.concat(parts, ignore_index=True).assign(paper=paper)
     out = out[out["method"] != REFERENCE]  # the chance reference is drawn in figures, never scored
     twice = out[out.duplicated(KEYS, keep=False)]
     if not twice.empty:
         keys = twice[KEYS].drop_duplicates().values.tolist()
         raise ValueError(f"results/{results.report}: several values for {keys}.")
     return out
+
+
+CHANCE = ["G", "chance_best_of_g", "chance_std"]  # Random under the same selection (ufskit.chance), if a table has it
+
+
+def _with_chance(rows: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """A reader's rows with the table's chance columns (best of G), matched on dataset, method and metric."""
+    if not set(CHANCE) <= set(table.columns):
+        return rows
+    keys = ["dataset", "method", "metric"]
+    return rows.merge(table[keys + CHANCE].drop_duplicates(keys), on=keys, how="left")
+
+
+def chance_verdicts(rows: pd.DataFrame, column: str) -> list[str]:
+    """Per row, "yes"/"no": whether ``column`` (reproduced or published) beats Random's best of G; "" without one."""
+    flags = [beats(v, c, m) if ok else None for v, c, m, ok in
+             zip(rows[column], rows["chance_best_of_g"], rows["metric"], rows["status"] == "ok")]
+    return ["" if f is None else ("yes" if f else "no") for f in flags]
 
 
 # ---------------------------------------------------------------- tolerances
@@ -263,6 +285,11 @@ def group_of(row, groups: pd.DataFrame | None) -> str:
     return UNEXPLAINED
 
 
+def _not_run(group: pd.DataFrame, report: str = "", reading: str = MAIN, base: str = "") -> pd.DataFrame:
+    """The published numbers ``group`` as "not run": no folder of their paper ran, or ``report`` built no table."""
+    return group.assign(report=report, reading=reading, base=base, reproduced=np.nan, status="not run", evidence="")
+
+
 def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportResults]], *,
                 excluded: dict, tolerances: dict, beside: dict | None = None,
                 groups: pd.DataFrame | None = None, reading_order=()) -> pd.DataFrame:
@@ -279,10 +306,12 @@ def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportR
         group = pub[pub["paper"] == paper]
         reports = runs.get(paper, [])
         if not reports:
-            parts.append(group.assign(report="", reading=MAIN, base="", reproduced=np.nan, status="not run",
-                                      evidence=""))
+            parts.append(_not_run(group))
         for res in reports:
             reproduced = reproduced_numbers(paper, res)
+            if reproduced.empty:
+                parts.append(_not_run(group, res.report, res.reading, res.base_report))
+                continue
             parts.append(_compare(group, reproduced, excluded).assign(
                 report=res.report, reading=res.reading, base=res.base_report))
             if res.reading != MAIN:
@@ -292,6 +321,9 @@ def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportR
                 parts.append(_compare(mine, beside_numbers(reproduced, mapping), excluded).assign(
                     report=res.report, reading=reading, base=res.report))
     rows = pd.concat(parts, ignore_index=True)
+    rows = rows.assign(**{c: rows[c] if c in rows else np.nan for c in CHANCE})
+    rows["reproduced_beats_chance"] = chance_verdicts(rows, "reproduced")
+    rows["published_beats_chance"] = chance_verdicts(rows, "published")
     ok = rows["status"] == "ok"
     rows["difference"] = np.where(ok, rows["reproduced"] - rows["published"], np.nan)
     rows["tolerance"] = rows["metric"].map(lambda m: tolerance_text(tolerances[m]))
@@ -305,7 +337,7 @@ def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportR
                      for r in rows.itertuples(index=False)]
     return rows[["paper", "report", "reading", "base", "table", "dataset", "method", "metric", "published",
                  "reproduced", "difference", "tolerance", "within_tolerance", "outcome", "closest_reading", "group",
-                 "evidence"]]
+                 "evidence", *CHANCE, "reproduced_beats_chance", "published_beats_chance"]]
 
 
 def claim_rows(reference: pd.DataFrame, runs: dict[str, list[ReportResults]], *, excluded: dict,
@@ -393,7 +425,8 @@ def scorecard(published: dict[str, pd.DataFrame], reference: pd.DataFrame, runs:
     out = pd.concat([numbers.assign(kind="number"), claims.assign(kind="claim")], ignore_index=True)
     columns = ["kind", "protocol", "paper", "report", "reading", "base", "table", "dataset", "method", "metric",
                "published", "reproduced", "difference", "tolerance", "within_tolerance", "outcome", "closest_reading",
-               "group", "claim_id", "claim", "numbers", "evidence"]
+               "group", "claim_id", "claim", "numbers", "evidence", *CHANCE, "reproduced_beats_chance",
+               "published_beats_chance"]
     return mark_protocol(out, protocol)[columns]
 
 
@@ -489,6 +522,23 @@ def _numbers_table(group: pd.DataFrame) -> list[str]:
     return markdown_table(rows, header).splitlines()
 
 
+def _chance_section(card: pd.DataFrame) -> list[str]:
+    """Per paper, table and method: how many reproduced and published numbers beat Random's best of G."""
+    rows = card[(card["kind"] == "number") & card["G"].notna() & (card["reading"] == MAIN)]
+    if rows.empty:
+        return []
+    lines = ["## Chance under the same selection", "",
+             "Numbers that are a best over G settings and counts, against Random given the same selection (best of "
+             "G random-order settings; docs/fidelity/readings.md): how many beat it.", ""]
+    table = []
+    for (paper, report, table_name, method), g in rows.groupby(["paper", "report", "table", "method"], sort=False):
+        yes = [int((g[c] == "yes").sum()) for c in ("reproduced_beats_chance", "published_beats_chance")]
+        table.append([f"{registry()[paper].title}, {table_name} (results/{report}/)", method,
+                      "/".join(str(int(x)) for x in sorted(g["G"].unique())), f"{yes[0]}/{len(g)}", f"{yes[1]}/{len(g)}"])
+    return lines + markdown_table(table, ["table", "method", "G", "reproduced beats chance",
+                                          "published beats chance"]).splitlines() + [""]
+
+
 def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
                        groups: pd.DataFrame | None = None) -> str:
     """The scorecard as markdown: overview, groups, datasets not obtained, claims, then every published number."""
@@ -508,6 +558,7 @@ def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
                   "The full protocol is the default target of config/config.yaml.", ""]
     lines += ["## Overview", "", *_overview(card), ""]
     lines += _groups_section(card, groups)
+    lines += _chance_section(card)
     lines += ["## Datasets not obtained", ""]
     lines += [f"- {d}: {why}" for d, why in sorted(excluded.items())] or ["None: every dataset was obtained."]
     claims = card[card["kind"] == "claim"]

@@ -16,7 +16,8 @@ rule benchmark_summary:
         benchmark_metric_tables,
     output:
         csv="results/{report}/summary.csv",
-        md=paper_report("results/{report}/summary.md", "benchmark", "benchmark_summary"),
+        md="results/{report}/summary.md",
+        html=paper_report("results/{report}/summary.html", "benchmark", "benchmark_summary"),
         ranks="results/{report}/ranks.csv",
     log:
         "logs/benchmark/{report}/summary.log",
@@ -26,6 +27,7 @@ rule benchmark_summary:
         ENV
     params:
         run=report_run,
+        title=benchmark_title,
         config=benchmark_params,
     script:
         "../../scripts/benchmark_summary.py"
@@ -46,6 +48,7 @@ rule benchmark_heatmap:
         ENV
     params:
         run=report_run,
+        title=benchmark_title,
     script:
         "../../scripts/benchmark_heatmap.py"
 
@@ -55,7 +58,8 @@ rule benchmark_stats:
         summary="results/{report}/summary.csv",
     output:
         csv="results/{report}/stats.csv",
-        md=paper_report("results/{report}/stats.md", "benchmark", "benchmark_stats"),
+        md="results/{report}/stats.md",
+        html=paper_report("results/{report}/stats.html", "benchmark", "benchmark_stats"),
         png=paper_report("results/{report}/cd.png", "benchmark", "benchmark_cd"),
         pdf="results/{report}/cd.pdf",
     log:
@@ -66,6 +70,7 @@ rule benchmark_stats:
         ENV
     params:
         run=report_run,
+        title=benchmark_title,
     script:
         "../../scripts/benchmark_stats.py"
 
@@ -75,7 +80,8 @@ rule benchmark_vs_random:
         benchmark_metric_tables,
     output:
         csv="results/{report}/vs_random.csv",
-        md=paper_report("results/{report}/vs_random.md", "benchmark", "benchmark_vs_random"),
+        md="results/{report}/vs_random.md",
+        html=paper_report("results/{report}/vs_random.html", "benchmark", "benchmark_vs_random"),
     log:
         "logs/benchmark/{report}/vs_random.log",
     wildcard_constraints:
@@ -85,5 +91,6 @@ rule benchmark_vs_random:
     params:
         config=benchmark_params,
         run=report_run,
+        title=benchmark_title,
     script:
         "../../scripts/benchmark_vs_random.py"

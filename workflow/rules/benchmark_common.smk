@@ -23,15 +23,18 @@ def benchmark_targets(report):
     files = [
         "summary.csv",
         "summary.md",
+        "summary.html",
         "ranks.csv",
         "heatmap.png",
         "heatmap.pdf",
         "stats.csv",
         "stats.md",
+        "stats.html",
         "cd.png",
         "cd.pdf",
         "vs_random.csv",
         "vs_random.md",
+        "vs_random.html",
     ]
     return [f"results/{report}/{f}" for f in files]
 

@@ -12,6 +12,7 @@ from ufskit import config_check
 from ufskit import experiments as ex
 from ufskit import readings as READINGS
 from ufskit import startup
+from ufskit.metrics.registry import fill_metric_defaults
 from ufskit.registry import dataset_entry, is_local, registry_from_config, source_files
 from ufskit.papers import scored as scored_papers
 from ufskit.seeds import derive_seed
@@ -22,6 +23,7 @@ _CONFIG_FILES = startup.check_config_files(
     startup.config_files_in_merge_order(workflow.configfiles, workflow.config_settings.configfiles), config
 )
 validate(config, schema="../schemas/config.schema.yaml")
+fill_metric_defaults(config["experiments"])  # the metrics' options: checked by their registry, defaults written
 # the alternative readings (config `readings`, `run_readings`): derived experiments under readings/<name>/,
 # validated like the main ones; report folder readings/<name>/<report> -> its reading, base report, experiments
 READING_FOLDERS = READINGS.derive(config, scored_papers())
@@ -258,7 +260,7 @@ def final_outputs():
     scorecard when `run` holds paper experiments."""
     outputs = ["results/excluded_datasets.md"]
     if writes_scorecard():
-        outputs += ["results/scorecard.csv", "results/scorecard.md"]
+        outputs += ["results/scorecard.csv", "results/scorecard.md", "results/scorecard.html"]
     for name in config["run"]:
         outputs += [f"results/{name}/summary.md", f"results/{name}/datasets.md"]
         paper = config["experiments"][name]["paper"]

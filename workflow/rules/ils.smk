@@ -69,7 +69,8 @@ rule ils_table1:
         published=REPO / "config/published/ils_table1.csv",
         summaries=ils_report_input("uci", "summaries"),
     output:
-        paper_report("results/{report}/table1.md", "ils", "ils_table1"),
+        md="results/{report}/table1.md",
+        html=paper_report("results/{report}/table1.html", "ils", "ils_table1"),
     log:
         "logs/ils/{report}/table1.log",
     conda:
@@ -175,7 +176,8 @@ rule ils_claims:
         fig2="results/{report}/fig2.csv",
         fig3="results/{report}/fig3.csv",
     output:
-        md=paper_report("results/{report}/claims.md", "ils", "ils_claims"),
+        md="results/{report}/claims.md",
+        html=paper_report("results/{report}/claims.html", "ils", "ils_claims"),
         csv="results/{report}/claims.csv",
     log:
         "logs/ils/{report}/claims.log",

@@ -100,13 +100,13 @@ def ils_targets(report):
     """The ILS paper's tables and figures for `report`, for the studies its experiments run."""
     out = []
     if ils_experiment(report, "uci"):
-        out += [f"results/{report}/{f}" for f in ("table1.md", "fig1.png", "fig1.pdf", "variants.csv")]
+        out += [f"results/{report}/{f}" for f in ("table1.md", "table1.html", "fig1.png", "fig1.pdf", "variants.csv")]
     if ils_experiment(report, "orl_clusters"):
         out += [f"results/{report}/{f}" for f in ("fig2.csv", "fig2.png", "fig2.pdf")]
     if ils_experiment(report, "orl_train_size"):
         out += [f"results/{report}/{f}" for f in ("fig3.csv", "fig3.png", "fig3.pdf")]
     if all(ils_experiment(report, s) for s in ILS_PAPER.STUDIES):
-        out += [f"results/{report}/claims.md", f"results/{report}/claims.csv"]
+        out += [f"results/{report}/claims.{ext}" for ext in ("md", "html", "csv")]
     return out
 
 

@@ -33,6 +33,31 @@ rule ivfs_stability:
         "../../scripts/ivfs_stability.py"
 
 
+# Random under Table 1's selection: a pool of random orders per dataset, evaluated in one job with the methods'
+# metric options; Table 1 takes each method's best of G from it (ufskit.chance).
+rule ivfs_chance:
+    input:
+        unpack(evaluation_data),
+    output:
+        "results/{experiment}/ivfs/chance/{dataset}.parquet",
+    log:
+        "logs/ivfs/chance/{experiment}/{dataset}.log",
+    benchmark:
+        "benchmarks/ivfs/chance/{experiment}/{dataset}.tsv"
+    wildcard_constraints:
+        experiment=IVFS_EXPERIMENT,
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=4000,
+    params:
+        chance=ivfs_chance_params,
+        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+    script:
+        "../../scripts/ivfs_chance.py"
+
+
 # ---- tables, figures and claims of a report folder --------------------------------------
 
 # The ILS paper's report rules write the same file names to their own folders.
@@ -43,9 +68,11 @@ rule ivfs_table1:
         published=REPO / "config/published/ivfs_table1.csv",
         summary=ivfs_report_input("summary"),
         info=ivfs_report_input("info"),
+        chance=ivfs_report_input("chance"),
     output:
         csv="results/{report}/table1.csv",
-        md=paper_report("results/{report}/table1.md", "ivfs", "ivfs_table1"),
+        md="results/{report}/table1.md",
+        html=paper_report("results/{report}/table1.html", "ivfs", "ivfs_table1"),
     log:
         "logs/ivfs/{report}/table1.log",
     wildcard_constraints:
@@ -55,6 +82,7 @@ rule ivfs_table1:
     params:
         run=report_run,
         config=ivfs_report_params,
+        chance_reps=lambda w: ivfs_chance_reps(ivfs_experiment(w.report)),
     script:
         "../../scripts/ivfs_table1.py"
 
@@ -65,7 +93,8 @@ rule ivfs_table2:
         stability=ivfs_report_input("stability"),
     output:
         csv="results/{report}/table2.csv",
-        md=paper_report("results/{report}/table2.md", "ivfs", "ivfs_table2"),
+        md="results/{report}/table2.md",
+        html=paper_report("results/{report}/table2.html", "ivfs", "ivfs_table2"),
     log:
         "logs/ivfs/{report}/table2.log",
     wildcard_constraints:
@@ -131,7 +160,8 @@ rule ivfs_claims:
         fig3="results/{report}/fig3.csv",
         fig4="results/{report}/fig4.csv",
     output:
-        md=paper_report("results/{report}/claims.md", "ivfs", "ivfs_claims"),
+        md="results/{report}/claims.md",
+        html=paper_report("results/{report}/claims.html", "ivfs", "ivfs_claims"),
         csv="results/{report}/claims.csv",
     log:
         "logs/ivfs/{report}/claims.log",
@@ -143,3 +173,62 @@ rule ivfs_claims:
         run=report_run,
     script:
         "../../scripts/ivfs_claims.py"
+
+
+# ---- the agreement of IVFS's scores between seeds, beside Table 2 -----------------------------------------------
+
+
+def ivfs_seed_plan(wildcards):
+    """Per IVFS method and dataset of the report's experiment: the fit of the method's fixed setting (its
+    largest k, the others checkpoints) and the fit seeds of its runs (at least two)."""
+    from ufskit.papers.ivfs_diagnostics import fit_group
+
+    name = ivfs_experiment(wildcards.report)
+    exp = config["experiments"][name]
+    plan = []
+    for label, method in paper_methods(exp["methods"]).items():
+        if method["selector"] != "IVFS":
+            continue
+        slug, params, ks = fit_group(exp["methods"], ivfs_protocol(name), label)
+        reps = max(2, ex.method_reps(exp, label))
+        plan += [
+            {
+                "dataset": d,
+                "method": label,
+                "group": slug,
+                "params": params,
+                "ks": ks,
+                "seeds": [experiment_seed(name, d, label, slug, r) for r in range(reps)],
+            }
+            for d in experiment_datasets(name)
+        ]
+    return plan
+
+
+def ivfs_seed_data(wildcards):
+    chain = config["experiments"][ivfs_experiment(wildcards.report)]["preprocess"]
+    return [f"resources/prepared/{chain}/{run['dataset']}.npz" for run in ivfs_seed_plan(wildcards)]
+
+
+rule ivfs_seed_correlation:
+    input:
+        data=ivfs_seed_data,
+    output:
+        csv="results/{report}/ivfs_seed_correlation.csv",
+        md="results/{report}/ivfs_seed_correlation.md",
+        html=paper_report("results/{report}/ivfs_seed_correlation.html", "ivfs", "ivfs_seed_correlation"),
+    log:
+        "logs/ivfs/{report}/seed_correlation.log",
+    benchmark:
+        "benchmarks/ivfs/seed_correlation/{report}.tsv"
+    wildcard_constraints:
+        report=IVFS_REPORT,
+    conda:
+        ENV
+    threads: 1
+    params:
+        run=report_run,
+        plan=ivfs_seed_plan,
+        top=lambda w: ivfs_protocol(ivfs_experiment(w.report))["stability_features"],
+    script:
+        "../../scripts/ivfs_seed_correlation.py"

@@ -61,8 +61,8 @@ def ivfs_report_input(what):
             return f"results/{name}/summary.csv"
         if what == "metrics":
             return f"results/{name}/metrics.parquet"
-        if what == "stability":
-            return [f"results/{name}/ivfs/stability/{d}.parquet" for d in experiment_datasets(name)]
+        if what in ("stability", "chance"):
+            return [f"results/{name}/ivfs/{what}/{d}.parquet" for d in experiment_datasets(name)]
         chain = config["experiments"][name]["preprocess"]
         return [f"resources/prepared/{chain}/{d}.json" for d in experiment_datasets(name)]
 
@@ -84,9 +84,35 @@ def ivfs_report_params(wildcards):
     }
 
 
+def ivfs_chance_reps(name):
+    """The Table 1 methods Random's best of G is computed for (those evaluated with the experiment's own
+    metric options, as the pool of random orders is) -> their repetitions."""
+    exp = config["experiments"][name]
+    methods = paper_methods(exp["methods"])
+    return {m: ex.method_reps(exp, m) for m in methods if not methods[m].get("metrics")}
+
+
+def ivfs_chance_params(wildcards):
+    """Rule ivfs_chance: the random selector (the experiment's Random, else a default one), the pool's metric
+    options (the experiment's, persistence on every draw at the protocol's counts), the Table 1 methods and
+    their repetitions, and the seed of the pool (the run's identity)."""
+    exp = config["experiments"][wildcards.experiment]
+    protocol = ivfs_protocol(wildcards.experiment)
+    random = next((exp["methods"][m] for m in reference_labels(exp["methods"])), {"selector": "Random"})
+    return {
+        "spec": {"selector": random["selector"], "params": random.get("params", {})},
+        "metrics": IVFS_PAPER.run_metrics(exp["metrics"], protocol, label=""),
+        "methods": paper_methods(exp["methods"]),
+        "protocol": protocol,
+        "reps": ivfs_chance_reps(wildcards.experiment),
+        "seed": experiment_seed(wildcards.experiment, wildcards.dataset, "chance"),
+    }
+
+
 def ivfs_targets(report):
-    files = ["table1.csv", "table1.md", "table2.csv", "table2.md", "claims.md", "claims.csv"]
+    files = [f"{table}.{ext}" for table in ("table1", "table2", "claims") for ext in ("csv", "md", "html")]
     files += [f"{fig}.{ext}" for fig in ("fig2", "fig3", "fig4") for ext in ("csv", "png", "pdf")]
+    files += [f"ivfs_seed_correlation.{ext}" for ext in ("csv", "md", "html")]
     return [f"results/{report}/{f}" for f in files]
 
 

@@ -87,7 +87,8 @@ rule kudfs_table1:
         published=KUDFS_PUBLISHED,
     output:
         csv="results/{report}/table1.csv",
-        md=paper_report("results/{report}/table1.md", "kudfs", "kudfs_table1"),
+        md="results/{report}/table1.md",
+        html=paper_report("results/{report}/table1.html", "kudfs", "kudfs_table1"),
     log:
         "logs/kudfs/{report}/table1.log",
     wildcard_constraints:
@@ -168,7 +169,8 @@ rule kudfs_claims:
         table1="results/{report}/table1.csv",
         fig2="results/{report}/fig2.csv",
     output:
-        md=paper_report("results/{report}/claims.md", "kudfs", "kudfs_claims"),
+        md="results/{report}/claims.md",
+        html=paper_report("results/{report}/claims.html", "kudfs", "kudfs_claims"),
         csv="results/{report}/claims.csv",
     log:
         "logs/kudfs/{report}/claims.log",

@@ -108,13 +108,13 @@ def kudfs_targets(report):
     have = {role for role in KUDFS_ROLES if kudfs_experiment(report, role)}
     out = []
     if {"udfs", "table1"} <= have:
-        out += ["table1.csv", "table1.md"]
+        out += ["table1.csv", "table1.md", "table1.html"]
     if "fig1" in have:
         out += ["fig1.png", "fig1.pdf"]
     if "fig2" in have:
         out += ["fig2.csv", "fig2.png", "fig2.pdf"]
     if have == set(KUDFS_ROLES):
-        out += ["claims.md", "claims.csv"]
+        out += ["claims.md", "claims.html", "claims.csv"]
     return [f"results/{report}/{f}" for f in out]
 
 

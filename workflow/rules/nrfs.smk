@@ -38,7 +38,8 @@ rule nrfs_table1:
         published=REPO / "config/published/nrfs_table1.csv",
     output:
         csv="results/{folder}/table1.csv",
-        md=paper_report("results/{folder}/table1.md", "nrfs", "nrfs_table1"),
+        md="results/{folder}/table1.md",
+        html=paper_report("results/{folder}/table1.html", "nrfs", "nrfs_table1"),
     log:
         "logs/nrfs_table1/{folder}.log",
     wildcard_constraints:
@@ -58,7 +59,8 @@ rule nrfs_table2:
         summaries=nrfs_summaries,
         published=REPO / "config/published/nrfs_table2.csv",
     output:
-        paper_report("results/{folder}/table2.md", "nrfs", "nrfs_table2"),
+        md="results/{folder}/table2.md",
+        html=paper_report("results/{folder}/table2.html", "nrfs", "nrfs_table2"),
     log:
         "logs/nrfs_table2/{folder}.log",
     wildcard_constraints:
@@ -262,7 +264,8 @@ rule nrfs_claims:
     input:
         unpack(nrfs_claim_inputs),
     output:
-        md=paper_report("results/{folder}/claims.md", "nrfs", "nrfs_claims"),
+        md="results/{folder}/claims.md",
+        html=paper_report("results/{folder}/claims.html", "nrfs", "nrfs_claims"),
         csv="results/{folder}/claims.csv",
     log:
         "logs/nrfs_claims/{folder}.log",
@@ -275,3 +278,57 @@ rule nrfs_claims:
         groups=nrfs_groups,
     script:
         "../../scripts/nrfs_claims.py"
+
+
+# ---- Table I diagnostics: the all-feature graph's spectrum and NRFS with an oracle target ----------------------
+
+
+def nrfs_diagnostics_method(folder):
+    """The synthetic experiment and its first NRFS method (its setting drives the spectrum and the oracle)."""
+    exp = nrfs_synthetic_experiment(folder)
+    labels = [m for m, s in config["experiments"][exp]["methods"].items() if s["selector"] == "NRFS"]
+    if not labels:
+        raise ValueError(f"experiment {exp!r} has no NRFS method for the Table I diagnostics.")
+    return exp, labels[0]
+
+
+def nrfs_diagnostics_inputs(wildcards):
+    """Every synthetic dataset of the experiment, prepared, and its NRFS runs of Table I."""
+    exp, method = nrfs_diagnostics_method(wildcards.folder)
+    chain = config["experiments"][exp]["preprocess"]
+    names = experiment_datasets(exp)
+    return {
+        "data": [f"resources/prepared/{chain}/{d}.npz" for d in names],
+        "runs": [f"results/{exp}/nrfs_table1/{d}/{method}.parquet" for d in names],
+    }
+
+
+rule nrfs_diagnostics:
+    input:
+        unpack(nrfs_diagnostics_inputs),
+    output:
+        spectrum="results/{folder}/nrfs_spectrum.md",
+        spectrum_html=paper_report("results/{folder}/nrfs_spectrum.html", "nrfs", "nrfs_spectrum"),
+        spectrum_csv="results/{folder}/nrfs_spectrum.csv",
+        png=paper_report("results/{folder}/nrfs_spectrum.png", "nrfs", "nrfs_spectrum"),
+        pdf="results/{folder}/nrfs_spectrum.pdf",
+        oracle="results/{folder}/nrfs_oracle.md",
+        oracle_html=paper_report("results/{folder}/nrfs_oracle.html", "nrfs", "nrfs_oracle"),
+        oracle_csv="results/{folder}/nrfs_oracle.csv",
+    log:
+        "logs/nrfs_diagnostics/{folder}.log",
+    benchmark:
+        "benchmarks/nrfs_diagnostics/{folder}.tsv"
+    wildcard_constraints:
+        folder=NRFS_FOLDERS,
+    conda:
+        ENV
+    threads: 1
+    params:
+        run=report_run,
+        datasets=lambda w: experiment_datasets(nrfs_synthetic_experiment(w.folder)),
+        spec=lambda w: nrfs_single_setting(*nrfs_diagnostics_method(w.folder))[1],
+        n_features=lambda w: config["experiments"][nrfs_synthetic_experiment(w.folder)]["n_features"],
+        seed=lambda w: derive_seed(config["seed"], w.folder, "nrfs_oracle"),
+    script:
+        "../../scripts/nrfs_diagnostics.py"

@@ -165,13 +165,15 @@ def nrfs_claim_inputs(wildcards):
 def nrfs_targets(folder):
     """The NRFS tables and figures under results/<report>/."""
     figures = lambda *names: [f"results/{folder}/{n}.{ext}" for n in names for ext in ("png", "pdf")]
-    out = [f"results/{folder}/claims.md", f"results/{folder}/claims.csv"]
+    out = [f"results/{folder}/claims.{ext}" for ext in ("md", "html", "csv")]
     if nrfs_synthetic_experiment(folder):
-        out += [f"results/{folder}/table1.csv", f"results/{folder}/table1.md", *figures("fig1", "fig4")]
+        out += [f"results/{folder}/table1.{ext}" for ext in ("csv", "md", "html")] + figures("fig1", "fig4")
+        out += [f"results/{folder}/nrfs_{f}.{ext}" for f in ("spectrum", "oracle") for ext in ("csv", "md", "html")]
+        out += figures("nrfs_spectrum")
     if nrfs_sensitivity(folder):
         out += [f"results/{folder}/sensitivity.csv", *figures("sensitivity")]
     if nrfs_real_experiments(folder):
-        out += [f"results/{folder}/table2.md", *figures("fig5", "fig6", "fig7")]
+        out += [f"results/{folder}/table2.md", f"results/{folder}/table2.html", *figures("fig5", "fig6", "fig7")]
     return out
 
 

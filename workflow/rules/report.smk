@@ -10,7 +10,8 @@ rule scorecard:
         results=scorecard_inputs,
     output:
         csv="results/scorecard.csv",
-        md=report("results/scorecard.md", caption="../report/scorecard.rst", category="Scorecard"),
+        md="results/scorecard.md",
+        html=report("results/scorecard.html", caption="../report/scorecard.rst", category="Scorecard"),
     log:
         "logs/scorecard.log",
     conda:

@@ -5,6 +5,7 @@
 from ufskit import captions as CAPTIONS
 from ufskit import papers as PAPERS
 from ufskit import scorecard as SCORECARD
+from ufskit.papers import benchmark as BENCHMARK
 
 # the papers outside the package: registered after the built-in ones; the Snakefile includes their rules files
 EXTRA_PAPER_RULES = [str(REPO / spec.rules) for spec in PAPERS.register_modules(config["paper_modules"]) if spec.rules]
@@ -22,16 +23,14 @@ def paper_report(path, paper, caption):
         raise ValueError(
             f"paper {paper!r}: caption {caption!r} is none of its tables' and figures' {sorted(captions)}."
         )
-    category = benchmark_category if paper == "benchmark" else REPORT_CATEGORIES[paper]
+    category = benchmark_title if paper == "benchmark" else REPORT_CATEGORIES[paper]
     return report(path, caption=f"../report/{caption}.rst", category=category, subcategory=os.path.dirname(path))
 
 
-def benchmark_category(wildcards):
-    """The report category of a benchmark folder: the cross-paper benchmark's (results/benchmark/, prefixed by
-    the protocol in a reduced run), or one named after the experiments of a user's own benchmark."""
-    if wildcards.report in ("benchmark", f"{config['protocol']}_benchmark"):
-        return REPORT_CATEGORIES["benchmark"]
-    return "Benchmark: " + ", ".join(report_experiments(wildcards.report))
+def benchmark_title(wildcards):
+    """The title of a benchmark folder (ufskit.papers.benchmark.title): its report category, `params.title` of its
+    rules (the headings of its tables and figures, its captions)."""
+    return BENCHMARK.title(wildcards.report, report_experiments(wildcards.report), config["protocol"])
 
 
 def report_run(wildcards):

@@ -31,26 +31,60 @@ from ._common import as_sklearn_seed, check_labels
 from .distances import check_prefixes, iter_prefix_sq_dists
 
 
-def _vote(D2: np.ndarray, y_train: np.ndarray, n_classes: int, k: int) -> np.ndarray:
-    """Class indices (0..n_classes-1) voted by the k nearest columns of each row of D2.
+def _nearest(D2: np.ndarray, depth: int) -> np.ndarray:
+    """Column indices of the ``depth`` nearest columns of each row of D2, nearest first.
 
-    The k nearest are all columns closer than the k-th smallest distance plus,
-    among those at exactly that distance, the lowest-indexed ones (a cumulative
-    count, done only on the rare rows where such a tie straddles the k-th
-    place). np.argmax picks the smallest class index among tied vote counts.
+    Nearest first is the order (distance, column index): the k nearest of a row
+    are the first k of this order, for every k <= depth. One argpartition finds
+    the ``depth`` nearest (redone exactly on the rare rows where a tie straddles
+    the depth-th place, where argpartition's pick among the tied is arbitrary),
+    then only these few are sorted.
     """
-    if k == 1:  # same rule, one pass: argmin returns the first (lowest-index) minimum
-        return y_train[np.argmin(D2, axis=1)]
-    kth = np.partition(D2, k - 1, axis=1)[:, k - 1 : k]
-    chosen = D2 < kth
-    tied = D2 == kth
-    need = k - chosen.sum(axis=1)
-    straddle = tied.sum(axis=1) > need
-    tied[straddle] = tied[straddle] & (np.cumsum(tied[straddle], axis=1) <= need[straddle, None])
-    chosen |= tied
-    rows, cols = np.nonzero(chosen)  # exactly k per row
-    votes = np.bincount(rows * n_classes + y_train[cols], minlength=D2.shape[0] * n_classes)
-    return np.argmax(votes.reshape(-1, n_classes), axis=1)
+    if depth == 1:  # argmin returns the first (lowest-index) minimum
+        return np.argmin(D2, axis=1)[:, None]
+    near = np.argpartition(D2, depth - 1, axis=1)[:, :depth]
+    dist = np.take_along_axis(D2, near, axis=1)
+    kth = dist.max(axis=1)
+    straddle = np.count_nonzero(D2 == kth[:, None], axis=1) > np.count_nonzero(dist == kth[:, None], axis=1)
+    for r in np.flatnonzero(straddle):
+        closer = np.flatnonzero(D2[r] < kth[r])
+        near[r] = np.concatenate([closer, np.flatnonzero(D2[r] == kth[r])[: depth - closer.size]])
+        dist[r] = D2[r, near[r]]
+    return np.take_along_axis(near, np.lexsort((near, dist), axis=1), axis=1)
+
+
+def _votes(labels: np.ndarray, n_classes: int, ks) -> dict[int, np.ndarray]:
+    """For each k in ``ks``: the class index (0..n_classes-1) most frequent among the first k columns of
+    ``labels`` (each row: the class indices of a point's neighbours, nearest first). np.argmax picks the
+    smallest class index among tied vote counts."""
+    votes = np.zeros((labels.shape[0], n_classes), dtype=np.intp)
+    rows = np.arange(labels.shape[0])
+    out = {}
+    for j in range(max(ks)):
+        votes[rows, labels[:, j]] += 1
+        if j + 1 in ks:
+            out[j + 1] = np.argmax(votes, axis=1)
+    return out
+
+
+def _train_neighbours(D2, near, test, train, in_train, k: int) -> np.ndarray:
+    """The k nearest training points of each test point (rows of ``test``), nearest first, as indices of D2.
+
+    ``near`` holds each row's nearest columns among all points, nearest first (``_nearest``); keeping its
+    training points keeps their order, so the first k of them are the answer. A test row with fewer than k
+    training points there (rare: ``near`` is about twice deeper than needed) is searched among all of
+    ``train`` instead.
+    """
+    cand = near[test]
+    ok = in_train[cand]
+    rank = np.cumsum(ok, axis=1)
+    out = np.empty((test.size, k), dtype=np.intp)
+    short = rank[:, -1] < k
+    full = ~short
+    out[full] = cand[full][(ok & (rank <= k))[full]].reshape(-1, k)
+    if short.any():
+        out[short] = train[_nearest(D2[np.ix_(test[short], train)], k)]
+    return out
 
 
 def knn_predict(D2, y_train, k: int) -> np.ndarray:
@@ -70,7 +104,7 @@ def knn_predict(D2, y_train, k: int) -> np.ndarray:
     if (np.count_nonzero(np.isfinite(D2), axis=1) < k).any():
         raise ValueError(f"some test points have fewer than k={k} finite distances.")
     classes, y_idx = np.unique(y_train, return_inverse=True)
-    return classes[_vote(D2, y_idx, classes.size, k)]
+    return classes[_votes(y_idx[_nearest(D2, k)], classes.size, [k])[k]]
 
 
 def _prepare(X, y, order, counts):
@@ -95,12 +129,18 @@ def knn_accuracy_path(X, y, order, counts, *, ks=(1, 3, 5, 10), n_splits=10, tes
     splitter = ShuffleSplit(n_splits=n_splits, test_size=test_size, random_state=as_sklearn_seed(random_state))
     splits = [(np.sort(train), np.sort(test)) for train, test in splitter.split(X)]
     ks = [check_int(k, name="K", high=splits[0][0].size) for k in ks]
+    k_max, n = max(ks), X.shape[0]
+    depth = min(n, 2 * k_max * n // splits[0][0].size + 10)  # about twice the k_max training points
+    in_train = np.zeros((len(splits), n), dtype=bool)
+    for s, (train, _) in enumerate(splits):
+        in_train[s, train] = True
     acc = np.zeros((len(ks), len(counts)))
     for j, (_, D2) in enumerate(iter_prefix_sq_dists(X, order, counts)):
-        for train, test in splits:
-            block = D2[np.ix_(test, train)]
+        near = _nearest(D2, depth)
+        for s, (train, test) in enumerate(splits):
+            predicted = _votes(y_idx[_train_neighbours(D2, near, test, train, in_train[s], k_max)], n_classes, ks)
             for i, k in enumerate(ks):
-                acc[i, j] += np.mean(_vote(block, y_idx[train], n_classes, k) == y_idx[test])
+                acc[i, j] += np.mean(predicted[k] == y_idx[test])
     acc /= len(splits)
     out = {f"k{k}": acc[i] for i, k in enumerate(ks)}
     out["best"] = acc.max(axis=0)
@@ -140,7 +180,7 @@ def cv_1nn_accuracy_path(X, y, order, counts, *, n_folds=10, n_repeats=10, rando
     acc = np.empty(len(counts))
     for j, (_, D2) in enumerate(iter_prefix_sq_dists(X, order, counts)):
         correct = sum(
-            np.count_nonzero(_vote(np.where(mask, np.inf, D2), y_idx, n_classes, 1) == y_idx) for mask in same_fold
+            np.count_nonzero(y_idx[_nearest(np.where(mask, np.inf, D2), 1)[:, 0]] == y_idx) for mask in same_fold
         )
         acc[j] = correct / (n_repeats * X.shape[0])
     return acc

@@ -13,14 +13,14 @@ A metric is what an experiment's ``metrics:`` block names (``kmeans: {n_runs: 10
   matrices of X and of the selected features, computed once per count for all such metrics.
 
 A new metric is one ``Metric`` in ``METRICS`` and its test. This module is light (the metric code is
-imported when a metric is evaluated), so the start-up checks can use it. The workflow's config schema
-still repeats the options (Snakemake's validation writes their defaults into the config, which the jobs'
-parameters hold); a test keeps it equal to the registry until the start-up check validates through
-``check_metric_options``.
+imported when a metric is evaluated), so the start-up checks can use it. It is the one place of the
+options: the workflow's config schema takes any metrics block, and ``fill_metric_defaults`` checks it and
+writes the defaults into the config at start-up, which the jobs' parameters hold.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -216,7 +216,8 @@ def check_metric_options(name: str, options: dict | None, *, where: str | None =
         e = errors[0]
         at = ".".join([where, *map(str, e.path)])
         raise ValueError(f"{at}: {e.message} (options of {name}: {', '.join(entry.options)}).")
-    return {**entry.defaults(), **options}
+    # the given options first, then the missing defaults in the registry's order (as a schema validation fills them)
+    return {**options, **{k: copy.deepcopy(v) for k, v in entry.defaults().items() if k not in options}}
 
 
 def check_metrics(block: dict, *, where: str = "metrics") -> dict:
@@ -225,6 +226,16 @@ def check_metrics(block: dict, *, where: str = "metrics") -> dict:
     if unknown:
         raise ValueError(f"{where}: unknown metric(s) {unknown}; known: {', '.join(METRICS)}.")
     return {name: check_metric_options(name, options, where=f"{where}.{name}") for name, options in block.items()}
+
+
+def fill_metric_defaults(experiments: dict) -> None:
+    """Check every experiment's ``metrics`` block (``check_metrics``) and write its defaults into it, in place.
+
+    Called once at start-up, before the readings derive experiments from these: the jobs' parameters hold
+    the filled blocks, and a method's ``metrics`` may override only options its experiment has.
+    """
+    for name, exp in experiments.items():
+        exp["metrics"] = check_metrics(exp["metrics"], where=f"experiments.{name}.metrics")
 
 
 def reported_values(names) -> list[str]:

@@ -48,6 +48,20 @@ TIE_DIGITS = 10
 PLAN_COLUMNS = ["family", "dataset", "method", "selector", "space", "status"]
 
 
+TITLE = "Cross-paper benchmark"  # the heading of the shipped benchmark (results/benchmark/)
+
+
+def title(report: str, experiments: list[str], protocol: str) -> str:
+    """The title of a benchmark report folder: its report category and the headings of its tables and figures.
+
+    The shipped cross-paper benchmark (results/benchmark/, or <protocol>_benchmark in a reduced run) is
+    ``TITLE``; a user's own ``paper: benchmark`` experiments are named by their experiments.
+    """
+    if report in ("benchmark", f"{protocol}_benchmark"):
+        return TITLE
+    return "Benchmark: " + ", ".join(experiments)
+
+
 def selector_space(selector: str) -> str:
     """'kernel' for selectors that rank derived (kernel) features, else 'original'."""
     return "kernel" if hasattr(SELECTORS[selector], "kernel_features") else "original"
@@ -196,12 +210,12 @@ def _short_status(status: str) -> str:
     return status.split(":", 1)[0]
 
 
-def summary_markdown(summary: pd.DataFrame, ranks: pd.DataFrame, protocol: str) -> str:
-    """The report: the mean-rank table, what was not run or not obtained, then one table per metric."""
+def summary_markdown(summary: pd.DataFrame, ranks: pd.DataFrame, protocol: str, heading: str = TITLE) -> str:
+    """The report under ``heading``: the mean-rank table, what was not run or not obtained, one table per metric."""
     order = method_order(ranks)
     metrics = reported(summary)
     unranked = [m for m in dict.fromkeys(summary["method"]) if m not in order]
-    parts = ["# Cross-paper benchmark\n", protocol.strip() + "\n"]
+    parts = [f"# {heading}\n", protocol.strip() + "\n"]
     cell = ranks.set_index(["method", "metric"])
     rows = [[m] + [f"{cell.loc[(m, k), 'mean_rank']:.2f} ({cell.loc[(m, k), 'n_datasets']})"
                    if (m, k) in cell.index else "–" for k in metrics] for m in order]
@@ -249,7 +263,7 @@ def _metric_table(summary: pd.DataFrame, metric: str, methods: list[str]) -> str
     return markdown_table(rows, ["family", "dataset"] + methods)
 
 
-def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full"):
+def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full", heading: str = TITLE):
     """Mean rank per method and metric, then per metric the rank on every dataset (a column per dataset)."""
     order = method_order(ranks)
     datasets = list(dict.fromkeys(summary["dataset"]))
@@ -280,7 +294,7 @@ def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full
     for ax in axes:
         ax.set_yticks(range(len(order)), order, fontsize=7)
     fig.colorbar(image, ax=axes, shrink=0.4, label="rank (1 = best)")
-    title = (f"Cross-paper benchmark on {len(datasets)} dataset{'s' * (len(datasets) > 1)}: ranks of the selectors "
+    title = (f"{heading} on {len(datasets)} dataset{'s' * (len(datasets) > 1)}: ranks of the selectors "
              "(value = mean over the evaluated feature counts; rows: best K-means and KNN mean rank first; "
              "blank = not run or not obtained; white lines: dataset families)")
     return finish(fig, axes, title=title, protocol=protocol, legend=False)
@@ -303,7 +317,7 @@ def _matrix(ax, values: np.ndarray, norm: Normalize, *, fmt: str):
 # A cross-paper "paper": no published numbers or claims, so no scorecard rows; a report category of its own.
 SPEC = PaperSpec(
     name="benchmark",
-    title="Cross-paper benchmark",
+    title=TITLE,
     tables={"summary.md": "benchmark_summary", "stats.md": "benchmark_stats", "vs_random.md": "benchmark_vs_random"},
     figures={"heatmap.png": "benchmark_heatmap", "cd.png": "benchmark_cd"},
 )

@@ -125,13 +125,13 @@ BENCHMARK_VALUES = ("each dataset's summary value (mean over the evaluated count
                     "over its draws)")
 
 
-def stats_markdown(results: dict[str, dict], alpha: float = ALPHA, *, title: str = "Cross-paper benchmark",
+def stats_markdown(results: dict[str, dict], alpha: float = ALPHA, heading: str = B.TITLE, *,
                    values: str = BENCHMARK_VALUES, figure: str = "cd.png") -> str:
-    """The report: the Friedman table, the mean ranks, and per metric the pairs Nemenyi tells apart.
+    """The report under ``heading``: the Friedman table, the mean ranks, per metric the pairs Nemenyi tells apart.
 
-    ``title``, ``values`` (what is ranked) and ``figure`` (the CD diagrams' file) name what was tested."""
+    ``values`` (what is ranked) and ``figure`` (the CD diagrams' file) name what was tested."""
     parts = [
-        f"# {title}: Friedman and Nemenyi tests\n",
+        f"# {heading}: Friedman and Nemenyi tests\n",
         f"Per metric, the Friedman test of the methods' ranks over the datasets, then the Nemenyi post-hoc test "
         f"(Demsar 2006), at alpha = {alpha}. Ranks are those of {values}, 1 = best, recomputed within the "
         "complete block: a method that did not run on every dataset is left out of that metric's test. "
@@ -155,9 +155,8 @@ def stats_markdown(results: dict[str, dict], alpha: float = ALPHA, *, title: str
     return "\n".join(parts) + "\n"
 
 
-def cd_figure(results: dict[str, dict], alpha: float = ALPHA, *, title: str = "Cross-paper benchmark"):
-    """One critical-difference diagram per metric (Random in red): mean ranks, bars join indistinguishable methods;
-    ``title`` names what was tested."""
+def cd_figure(results: dict[str, dict], alpha: float = ALPHA, heading: str = B.TITLE):
+    """One critical-difference diagram per metric (Random in red): mean ranks, bars join indistinguishable methods."""
     metrics = list(results)
     rows = max(1, max(r["n_methods"] for r in results.values()) + 1) // 2  # label rows under each axis
     fig, axes = plt.subplots(len(metrics), 1, figsize=(11, (1.0 + 0.24 * rows) * len(metrics) + 0.6),
@@ -182,7 +181,7 @@ def cd_figure(results: dict[str, dict], alpha: float = ALPHA, *, title: str = "C
                      f"{res['n_datasets']} datasets, CD {res['cd']:.2f}"
                      + (f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else ""),
                      fontsize=9, pad=22)
-    fig.suptitle(f"{title}: critical-difference diagrams (mean rank over datasets, 1 = best)\n"
+    fig.suptitle(f"{heading}: critical-difference diagrams (mean rank over datasets, 1 = best)\n"
                  f"a bar joins methods the Nemenyi test cannot tell apart at alpha = {alpha}; Random in red",
                  fontsize=10)
     return fig
@@ -297,10 +296,10 @@ def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
     return counts.reindex(columns=list(VERDICTS), fill_value=0).reset_index()
 
 
-def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA) -> str:
-    """The report: per method and metric the verdict counts, then per metric the datasets with Random's band."""
+def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA, heading: str = B.TITLE) -> str:
+    """The report under ``heading``: per method and metric the verdict counts, per metric Random's band."""
     parts = [
-        f"# Cross-paper benchmark: every method against {REFERENCE}\n",
+        f"# {heading}: every method against {REFERENCE}\n",
         f"{REFERENCE} ranks the features in a uniformly random order; its R draws (repetitions) give the "
         "distribution of a random subset's summary value (mean over the evaluated counts). A method's value "
         f"(mean over its runs) is compared with it by a prediction t-test (df = R - 1), two-sided, with Holm's "

@@ -229,6 +229,7 @@ SPEC = PaperSpec(
     ),
     readers={"table1": _read_table1, "table2": _read_table2},
     claims="claims.csv",
-    tables={"table1.md": "ivfs_table1", "table2.md": "ivfs_table2", "claims.md": "ivfs_claims"},
+    tables={"table1.md": "ivfs_table1", "table2.md": "ivfs_table2", "claims.md": "ivfs_claims",
+            "ivfs_seed_correlation.md": "ivfs_seed_correlation"},
     figures={"fig2.png": "ivfs_curves", "fig3.png": "ivfs_curves", "fig4.png": "ivfs_fig4"},
 )

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib import colormaps
 
+from .. import chance as C
 from ..plots import count_axis, finish, panel_grid, plot_line, shade_band
 from ..results import higher_is_better
 from ..selection_io import BEYOND_RANKED_MARK, BEYOND_RANKED_NOTE
@@ -33,6 +34,7 @@ TABLE1 = {
     "w11_literal": ("w11, eps=0.1", 1.0, None),
     "winf_literal": ("winf, eps=0.1", 1.0, None),
 }
+CHANCE_METRICS = [m for m in TABLE1 if m != "fit_seconds"]  # Random's best of G: the quality metrics
 FIG4_METRICS = ("Linf", "L2", "knn_acc")
 
 
@@ -127,6 +129,65 @@ def table1_markdown(long: pd.DataFrame) -> str:
     if long["beyond_ranked"].any():
         note += f"\n{BEYOND_RANKED_NOTE}\n"
     return markdown_table(rows, header) + note + extra_note(long)
+
+
+# ---------------------------------------------------------------- Table 1: chance under the same selection
+
+
+def table1_shapes(methods: dict, protocol: dict, reps: dict, n_samples: int) -> dict[str, tuple[int, int]]:
+    """Per method of ``reps`` (label -> repetitions): (G, reps), G = the Table 1 settings it takes the best over."""
+    return {m: (len(table_slugs(methods, protocol, m, n_samples)), r) for m, r in reps.items()}
+
+
+def table1_chance(long: pd.DataFrame, pools: dict[str, pd.DataFrame], *, methods: dict, protocol: dict,
+                  reps: dict, info: dict) -> pd.DataFrame:
+    """Table 1 with Random under each method's selection: columns G, chance_best_of_g, chance_std.
+
+    ``pools``: dataset -> the tidy metrics of its random orders (rule ivfs_chance); ``reps``: label ->
+    repetitions averaged per setting, for the methods evaluated with the pool's metric options (the
+    others get no chance value). Per dataset, method and quality metric of Table 1: Random's best over G
+    settings of ``reps`` orders each and over the counts (``ufskit.chance.best_of_g``), mean and std over
+    the disjoint groups, in the paper's units. The running time gets none.
+    """
+    rows = []
+    for dataset, pool in pools.items():
+        if dataset not in info:
+            continue
+        for method, (g, r) in table1_shapes(methods, protocol, reps, info[dataset]["n_samples"]).items():
+            chance = C.spread(C.best_of_g(pool, g=g, reps=r))
+            chance = chance[chance["metric"].isin(CHANCE_METRICS)]
+            factor = chance["metric"].map(lambda m: TABLE1[m][1])
+            rows.append(chance.assign(dataset=dataset, method=method, G=g, chance_best_of_g=chance["chance_best_of_g"]
+                                      * factor, chance_std=chance["chance_std"] * factor))
+    columns = ["dataset", "method", "metric", "G", "chance_best_of_g", "chance_std"]
+    found = pd.concat(rows, ignore_index=True)[columns] if rows else pd.DataFrame(columns=columns)
+    out = long.drop(columns=[c for c in columns[3:] if c in long]).merge(found, on=columns[:3], how="left")
+    out["G"] = out["G"].astype("Int64")
+    return out
+
+
+def table1_chance_markdown(long: pd.DataFrame) -> str:
+    """Each method's Table 1 value beside Random's under the same selection ("Random, best of G": mean ± std)."""
+    rows = []
+    for (dataset, method), group in long.dropna(subset=["G"]).groupby(["dataset", "method"], sort=False):
+        g = group.set_index("metric")
+        rows.append([dataset, method, str(int(g["G"].dropna().iloc[0]))]
+                    + [_chance_cell(g, m, 1 if m == "knn_acc" else 3) for m in CHANCE_METRICS])
+    if not rows:
+        return ""
+    header = ["Dataset", "Method", "G"] + [TABLE1[m][0] for m in CHANCE_METRICS]
+    return ("\n## Random, best of G\n\n" + markdown_table(rows, header)
+            + f"\nCells: the method's value vs Random, best of G (mean ± std over {C.GROUPS} disjoint groups of "
+              "random orders): the best over G settings (each the mean of the method's repetitions) and the "
+              "counts, as the method's value is. See docs/fidelity/readings.md, Chance under the same selection.\n")
+
+
+def _chance_cell(g: pd.DataFrame, metric: str, digits: int) -> str:
+    if metric not in g.index or pd.isna(g.loc[metric, "chance_best_of_g"]):
+        return ""
+    mine = g.loc[metric, "reproduced"]
+    mine = "–" if pd.isna(mine) else f"{mine:.{digits}f}"
+    return f"{mine} vs {g.loc[metric, 'chance_best_of_g']:.{digits}f} ± {g.loc[metric, 'chance_std']:.{digits}f}"
 
 
 # ---------------------------------------------------------------- Table 2
@@ -303,6 +364,22 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, fig2: pd.DataFrame, fig3: pd.Data
         w, n, lost = wins[metric]
         return f"{metric}: best on {w}/{n}" + (f" (not on {', '.join(lost)})" if lost else "")
 
+    def chance(metrics):
+        """Whether IVFS-linf's value beats Random's under the same selection (best of G), per metric."""
+        if "chance_best_of_g" not in got:
+            return ""
+        mine = got[(got["method"] == IVFS) & got["metric"].isin(metrics)].dropna(subset=["chance_best_of_g"])
+        if mine.empty:
+            return ""
+        def count(column):
+            won = mine.assign(won=[C.beats(value, c, m) is True for value, c, m in
+                                   zip(mine[column], mine["chance_best_of_g"], mine["metric"])])
+            won = won.groupby("metric")["won"]
+            return ", ".join(f"{m} {int(won.sum()[m])}/{int(won.size()[m])}" for m in metrics if m in won.groups)
+
+        return (f" IVFS-linf beats Random, best of G = {int(mine['G'].iloc[0])} (the same selection), on "
+                f"{count('reproduced')} datasets (the published values: {count('published')}).")
+
     out = ["# IVFS claims: verdicts computed from this run", "",
            f"Datasets with results: {n_sets}. 'Best' = smallest (largest for KNN) over SPEC, MCFS, GLSPFS, "
            "IVFS-linf; a tie counts as best.", ""]
@@ -313,12 +390,14 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, fig2: pd.DataFrame, fig3: pd.Data
     out += ["## T1: smallest w11 and winf on almost all datasets, smallest L1, L2, Linf norms on all",
             verdict(topo_id, "T1: smallest w11 and winf on almost all datasets (all but at most max(1, n/5))", almost,
                     f"{line('w11')}; {line('winf')}; literal eps = 0.1: {line('w11_literal')}; "
-                    f"{line('winf_literal')}."),
+                    f"{line('winf_literal')}." + chance(("w11", "winf", "w11_literal", "winf_literal"))),
             verdict(topo_id, "T1: smallest L1, L2, Linf norms on all datasets", norms,
-                    f"{line('Linf')}; {line('L1_over_n2')}; {line('L2')}."), ""]
+                    f"{line('Linf')}; {line('L1_over_n2')}; {line('L2')}." + chance(("Linf", "L1_over_n2", "L2"))),
+            ""]
     w, n, _ = wins["knn_acc"]
     out += ["## T1: best KNN accuracy on all datasets",
-            verdict("IVFS/T1-knn", "T1: best KNN accuracy on all datasets", n > 0 and w == n, f"{line('knn_acc')}."),
+            verdict("IVFS/T1-knn", "T1: best KNN accuracy on all datasets", n > 0 and w == n,
+                    f"{line('knn_acc')}." + chance(("knn_acc",))),
             ""]
 
     times = got[got["metric"] == "fit_seconds"].pivot(index="dataset", columns="method", values="reproduced")

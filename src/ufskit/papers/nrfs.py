@@ -551,6 +551,8 @@ SPEC = PaperSpec(
     ),
     readers={"table1": _read_table1},
     claims="claims.csv",
-    tables={"table1.md": "nrfs_table1", "table2.md": "nrfs_table2", "claims.md": "nrfs_claims"},
-    figures={f"{f}.png": f"nrfs_{f}" for f in ("fig1", "fig4", "sensitivity", "fig5", "fig6", "fig7")},
+    tables={"table1.md": "nrfs_table1", "table2.md": "nrfs_table2", "claims.md": "nrfs_claims",
+            "nrfs_spectrum.md": "nrfs_spectrum", "nrfs_oracle.md": "nrfs_oracle"},
+    figures={**{f"{f}.png": f"nrfs_{f}" for f in ("fig1", "fig4", "sensitivity", "fig5", "fig6", "fig7")},
+             "nrfs_spectrum.png": "nrfs_spectrum"},
 )

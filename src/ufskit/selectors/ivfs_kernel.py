@@ -9,8 +9,10 @@ work on the n~ x n~ matrices. Both are cut here:
 * the Gram matrices of a batch come from one stacked ``np.matmul(Xs, Xs^T)``,
   which numpy computes with BLAS ``syrk`` (one triangle) per subset;
 * both distance matrices are symmetric with a zero diagonal, so only their
-  strict upper triangles are formed, as packed (B x n~(n~-1)/2) float buffers,
-  and every elementwise step works in place on them;
+  strict upper triangles are formed, as packed (B x n~(n~-1)/2) float buffers
+  (the Gram's triangle copied run by run through a boolean mask, the terms
+  |x_i|^2 spread along row i's run by ``np.repeat``: a copy where it can
+  replace a gather), and every elementwise step works in place on them;
 * the full-data distances are square-rooted once for all subsets and gathered
   per subset straight into the triangle buffer.
 
@@ -18,7 +20,9 @@ In float64 every entry is computed by the same operations, in the same order,
 as the full-matrix code this replaced (``tests/test_ivfs_kernel.py`` keeps
 that code as the oracle): the l_inf losses are bit-identical, l1 and l2 differ
 only by the order of their sums (one triangle summed and doubled).
-``benchmarks/ivfs_kernel.py`` measures the kernel against GEMM and syrk.
+``tests/test_ivfs_kernel_bits.py`` holds every loss, l1 and l2 included, bit for
+bit to the kernel before the boolean-mask copies. ``benchmarks/ivfs_kernel.py``
+measures the kernel against GEMM and syrk.
 """
 
 from __future__ import annotations
@@ -47,33 +51,44 @@ def default_batch_size(subset_samples: int, row_width: int) -> int:
 
 @lru_cache(maxsize=16)
 def _triangle(m: int):
-    """Row and column indices of the strict upper triangle of an m x m matrix, and its flat indices."""
-    iu, ju = np.triu_indices(m, 1)
-    return iu, ju, iu * m + ju
+    """The strict upper triangle of an m x m matrix, row by row: each row's length and every entry's column."""
+    return np.arange(m - 1, -1, -1), np.triu_indices(m, 1)[1]
 
 
-def _pair_sums(a: np.ndarray, b: np.ndarray, out: np.ndarray, tmp: np.ndarray) -> np.ndarray:
-    """a_i + b_j for every pair i < j of each row of a and b (B x m), in triangle order, into ``out``
-    (B x T); ``tmp`` is work space of the same shape and dtype."""
-    iu, ju, _ = _triangle(a.shape[1])
-    np.take(a, iu, axis=1, out=out)
-    return np.add(out, np.take(b, ju, axis=1, out=tmp), out=out)
+@lru_cache(maxsize=16)
+def _triangle_mask(m: int, batch: int) -> np.ndarray:
+    """Boolean mask of the strict upper triangles of ``batch`` stacked m x m matrices, flattened.
+
+    Numpy copies a 1-d array's masked entries run by run (each row's triangle part is one
+    run), faster than a gather by a flat index array.
+    """
+    return np.tile(np.triu(np.ones((m, m), dtype=bool), 1).ravel(), batch)
 
 
-def _triangle_dists(Xs: np.ndarray, out: np.ndarray, gram: np.ndarray, sums: np.ndarray, tmp: np.ndarray):
-    """Euclidean distances of each of B point sets (B x m x p), strict upper triangle, into ``out`` (B x T).
+def _pair_sums(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """a_i + b_j for every pair i < j of each row of a and b (B x m), in triangle order, into ``out`` (B x T).
+
+    a_i is row i's value repeated along its run (``np.repeat``, a copy), b_j one gather.
+    """
+    lengths, ju = _triangle(a.shape[1])
+    np.take(b, ju, axis=1, out=out)
+    return np.add(np.repeat(a, lengths, axis=1), out, out=out)
+
+
+def _triangle_dists(Xs: np.ndarray, gram: np.ndarray, sums: np.ndarray) -> np.ndarray:
+    """Euclidean distances of each of B point sets (B x m x p), strict upper triangle, as a new B x T array.
 
     Entry (i, j) is sqrt(max((|x_i|^2 + |x_j|^2) - 2 x_i'x_j, 0)), the Gram (into ``gram``, B x m x m)
-    from one stacked matmul (numpy's syrk path for a matrix times its own transpose); ``sums`` and
-    ``tmp`` are B x T work space.
+    from one stacked matmul (numpy's syrk path for a matrix times its own transpose); ``sums`` is
+    B x T work space. The clip at 0 writes only the (rare) negative entries.
     """
     B, m, _ = Xs.shape
     G = np.matmul(Xs, Xs.transpose(0, 2, 1), out=gram).reshape(B, m * m)
-    np.take(G, _triangle(m)[2], axis=1, out=out)
+    out = G.reshape(-1)[_triangle_mask(m, B)].reshape(B, -1)
     out *= 2.0
     sq = G[:, :: m + 1]
-    np.subtract(_pair_sums(sq, sq, sums, tmp), out, out=out)
-    np.maximum(out, 0.0, out=out)
+    np.subtract(_pair_sums(sq, sq, sums), out, out=out)
+    np.copyto(out, 0.0, where=out < 0.0)
     return np.sqrt(out, out=out)
 
 
@@ -143,8 +158,8 @@ def subset_losses(
     X_rows = X_flat.reshape(n, d)
     # work space reused by every batch: fresh arrays of these sizes cost page faults at each allocation
     T = m * (m - 1) // 2
-    F_buf, S_buf, sums, tmp = np.empty((4, batch_size, T), dtype=dtype)
-    pairs, pairs_tmp = np.empty((2, batch_size, T), dtype=np.intp)
+    F_buf, sums = np.empty((2, batch_size, T), dtype=dtype)
+    pairs = np.empty((batch_size, T), dtype=np.intp)
     gram = np.empty((batch_size, m, m), dtype=dtype)
     index = np.empty((batch_size, m, p), dtype=np.intp)
     block = np.empty((batch_size, m, p), dtype=dtype)
@@ -153,13 +168,13 @@ def subset_losses(
         rows = samples[start : start + batch_size]
         cols = features[start : start + batch_size]
         B = rows.shape[0]
-        F, S, G, work = F_buf[:B], S_buf[:B], gram[:B], (sums[:B], tmp[:B])
+        G, work = gram[:B], sums[:B]
         if precompute:  # each pair's flat index rows_i * n + rows_j
-            np.take(full, _pair_sums(rows * n, rows, pairs[:B], pairs_tmp[:B]), out=F)
+            F = np.take(full, _pair_sums(rows * n, rows, pairs[:B]), out=F_buf[:B])
         else:
-            _triangle_dists(X_rows[rows], F, G, *work)
+            F = _triangle_dists(X_rows[rows], G, work)
         np.add((rows * d)[:, :, None], cols[:, None, :], out=index[:B])
-        _triangle_dists(np.take(X_flat, index[:B], out=block[:B]), S, G, *work)
+        S = _triangle_dists(np.take(X_flat, index[:B], out=block[:B]), G, work)
         np.subtract(_normalise(F), _normalise(S), out=F)
         out[start : start + B] = _reduce(F, loss)
     return out

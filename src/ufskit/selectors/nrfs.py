@@ -318,6 +318,11 @@ class NRFS(ScoreSelector):
         constant-like D^1/2 1 included (the paper's "first c eigenvectors");
         False: it is skipped for the next c (as MCFS-style code does; needs
         c <= n - 2). The reading ``nrfs_no_trivial_spectrum`` of the scorecard.
+    target : array-like of shape (n_samples, c) or None, default None
+        the regression target Y of Eq. 8 in place of the global spectra
+        (which are still computed into ``embedding_``); None (the paper) uses
+        the spectra. A diagnostic hook: with the cluster indicators it shows
+        what the local regressions pick when the target knows the clusters.
 
     Attributes: ``coef_`` (m x c, Eq. 10), ``embedding_`` and ``eigenvalues_``
     (Y and its L_sym eigenvalues), ``sigma_`` (the adaptive width on all
@@ -342,7 +347,7 @@ class NRFS(ScoreSelector):
         "noise_fraction": [Interval(Real, 0, 1, closed="left")], "ridge": [POSITIVE],
         "sampling": ["boolean"], "dps_levels": [AUTO, POSITIVE_INT],
         "fold": [None, Interval(Integral, 0, None, closed="left")], "trivial_spectrum": ["boolean"],
-        "random_state": RANDOM_STATE,
+        "target": [None, "array-like"], "random_state": RANDOM_STATE,
     }
 
     def __init__(
@@ -359,6 +364,7 @@ class NRFS(ScoreSelector):
         fold=None,
         random_state=None,
         trivial_spectrum=True,
+        target=None,
     ):
         self.n_features_to_select = n_features_to_select
         self.n_clusters = n_clusters
@@ -372,6 +378,7 @@ class NRFS(ScoreSelector):
         self.fold = fold
         self.random_state = random_state
         self.trivial_spectrum = trivial_spectrum
+        self.target = target
 
     def _check_params(self, n: int, m: int) -> tuple[float, float]:
         """Validate the parameters, resolve the "auto" ones into ``*_`` attributes; returns (noise, ridge)."""
@@ -391,6 +398,16 @@ class NRFS(ScoreSelector):
         n_kept = n - round(noise * n)
         self.dps_levels_ = auto_or_int(self.dps_levels, "dps_levels", min(2, int(np.log2(n_kept))))
         return float(noise), float(ridge)
+
+    def _target(self, n: int) -> np.ndarray:
+        """Eq. 8's Y: the global spectra, or ``target`` checked to be n x c finite values."""
+        if self.target is None:
+            return self.embedding_
+        Y = np.asarray(self.target, dtype=np.float64)
+        if Y.shape != (n, self.n_clusters_) or not np.isfinite(Y).all():
+            raise ValueError(f"target must be finite of shape (n_samples, n_clusters) = ({n}, {self.n_clusters_}), "
+                             f"got shape {Y.shape}.")
+        return Y
 
     def _representatives(self, X: np.ndarray, noise: float) -> np.ndarray:
         """Steps 4-5: drop the most anomalous instances (FDD), then keep one DPS fold of the rest."""
@@ -423,6 +440,7 @@ class NRFS(ScoreSelector):
             raise ValueError("the instances coincide with their nearest neighbours: the adaptive width is 0.")
         W = global_similarity(X, D2, self.similarity, self.sigma_, self.n_neighbors_)
         self.eigenvalues_, self.embedding_ = global_spectra(W, c, bool(self.trivial_spectrum))
+        Y = self._target(n)
         self.representatives_ = self._representatives(X, noise)
         neighbors = feature_neighbors(X, self.n_neighbors_features_)
         cube = _LocalSimilarity(X, neighbors, self.similarity, self.representatives_, n_nearest)
@@ -431,9 +449,9 @@ class NRFS(ScoreSelector):
         hubs = HubGram(cube) if self.similarity == "cosine" and cube.S.shape[0] + 1 > n else None
         for block in cube.blocks(self.representatives_):
             if hubs is None:
-                A = ridge_coefficients(cube.layers(block), self.embedding_, ridge)
+                A = ridge_coefficients(cube.layers(block), Y, ridge)
             else:
-                A = np.stack([hubs.coefficients(i, self.embedding_, ridge) for i in block])
+                A = np.stack([hubs.coefficients(i, Y, ridge) for i in block])
             A /= cube.root[:, None]
             np.maximum(coef, normalized_abs(A[:, cube.index]).max(axis=0), out=coef)
         self.coef_ = self._to_full(coef, fill=0.0)
