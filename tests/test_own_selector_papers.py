@@ -107,6 +107,8 @@ def test_an_added_method_is_a_marked_row_of_ivfs_table1_and_no_claim_or_scorecar
     assert long.groupby("method")["in_paper"].all().to_dict() == {"IVFS-linf": True, "Mine": False}
     md = ivfs_report.table1_markdown(long)
     assert f"| Mine{EXTRA_MARK} |" in md and "| IVFS-linf |" in md and md.rstrip().endswith(EXTRA_NOTE)
+    chance = ivfs_report.table1_chance_markdown(long.assign(G=2, chance_best_of_g=0.5, chance_std=0.1))
+    assert f"| Mine{EXTRA_MARK} | 2 |" in chance and "| IVFS-linf | 2 |" in chance
     assert set(paper_rows(long)["method"]) == {"IVFS-linf"}
     path = tmp_path / "table1.csv"
     long.to_csv(path, index=False)

@@ -171,7 +171,7 @@ def table1_chance_markdown(long: pd.DataFrame) -> str:
     rows = []
     for (dataset, method), group in long.dropna(subset=["G"]).groupby(["dataset", "method"], sort=False):
         g = group.set_index("metric")
-        rows.append([dataset, method, str(int(g["G"].dropna().iloc[0]))]
+        rows.append([dataset, shown_label(method, long), str(int(g["G"].dropna().iloc[0]))]
                     + [_chance_cell(g, m, 1 if m == "knn_acc" else 3) for m in CHANCE_METRICS])
     if not rows:
         return ""
