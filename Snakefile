@@ -25,6 +25,7 @@ include: "workflow/rules/kudfs.smk"
 include: "workflow/rules/nrfs.smk"
 include: "workflow/rules/ivfs.smk"
 include: "workflow/rules/benchmark.smk"
+include: "workflow/rules/paper_stats.smk"  # after the papers: adds to their targets
 
 
 # the rules files of the papers of config `paper_modules` (their PaperSpec.rules), after the built-in papers'

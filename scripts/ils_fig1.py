@@ -2,6 +2,7 @@
 
 
 from ufskit.intermediates import read_csv, read_json
+from ufskit.papers import extra_labels
 from ufskit.papers.ils import figure1
 from ufskit.plots import save_figure
 from ufskit.runlog import start
@@ -12,5 +13,5 @@ summaries = {name: read_json(p) for name, p in zip(snakemake.params.names, snake
 titles = {name: f"{name} ({s['n_samples']} x {s['n_features']}, {s['n_classes']} classes)" for name, s in summaries.items()}
 cv = snakemake.params.cv1nn  # the folds x repeats that produced the accuracies label the y axis
 fig = figure1(read_csv(snakemake.input.summary), titles, n_folds=cv["n_folds"], n_repeats=cv["n_repeats"],
-              protocol=protocol)
+              protocol=protocol, extra=extra_labels(snakemake.params.methods))
 save_figure(fig, snakemake.output.png, snakemake.output.pdf)

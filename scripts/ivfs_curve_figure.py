@@ -3,6 +3,7 @@
 import pandas as pd
 
 from ufskit.intermediates import read_csv, read_json, read_parquet
+from ufskit.papers import with_in_paper
 from ufskit.papers.benchmark_stats import random_band
 from ufskit.papers.ivfs_report import IVFS, curves, draw_curves, read_published
 from ufskit.plots import save_figure
@@ -17,7 +18,8 @@ protocol = snakemake.config.get("protocol", "full")  # a quick or smoke run says
 c = snakemake.params.config
 metric, column, ylabel, title = FIGURES[snakemake.wildcards.figure]
 info = {s["dataset"]: s for s in (read_json(path) for path in snakemake.input.info)}
-frame = curves(read_csv(snakemake.input.summary), metric, info=info, methods=c["methods"], protocol=c["protocol"])
+frame = with_in_paper(curves(read_csv(snakemake.input.summary), metric, info=info, methods=c["methods"],
+                             protocol=c["protocol"]), c["methods"])
 frame.to_csv(snakemake.output.csv, index=False)
 pub = read_published(snakemake.input.published)
 reference = pub[pub["method"] == IVFS].set_index("dataset")[column].to_dict()

@@ -8,6 +8,8 @@ overrides the merged one on purpose.
 
 from __future__ import annotations
 
+import copy
+import difflib
 import hashlib
 import json
 from pathlib import Path
@@ -112,3 +114,39 @@ def check_n_features(experiments: dict) -> None:
                 f"experiments.{name}.n_features = {exp['n_features']!r} is invalid: {problem}. "
                 f"Expected {N_FEATURES_FORMS}."
             )
+
+
+EXTRA_METHODS_FORM = "extra_methods: {<experiment>: {<label>: {selector: ..., params: {...}, grid: {...}}}}"
+
+
+def merge_extra_methods(config: dict) -> None:
+    """Add the methods of the config's ``extra_methods`` to the experiments they name, marked ``extra: true``.
+
+    An overlay adds a user's selector to chosen paper experiments without copying their blocks; the mark keeps
+    the added methods out of the claims and the scorecard (``ufskit.papers.paper_rows``). The merged methods are
+    then validated and checked like any method. Mutates ``config``; repeating it changes nothing.
+    """
+    extras = config.get("extra_methods")
+    if extras is None:
+        return
+    experiments = config.get("experiments") or {}
+    if not isinstance(extras, dict):
+        raise ConfigError(f"extra_methods must be a mapping, {EXTRA_METHODS_FORM}; got {extras!r}.")
+    for name, methods in extras.items():
+        if name not in experiments:
+            close = difflib.get_close_matches(str(name), list(experiments), n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            raise ConfigError(f"extra_methods.{name}: unknown experiment.{hint} Defined: {sorted(experiments)}.")
+        if not isinstance(methods, dict) or not methods:
+            raise ConfigError(f"extra_methods.{name} must map method labels to method blocks ({EXTRA_METHODS_FORM}).")
+        own = experiments[name].get("methods") if isinstance(experiments[name], dict) else None
+        if not isinstance(own, dict):
+            continue  # the schema names the experiment's missing methods
+        for label, spec in methods.items():
+            if not isinstance(spec, dict):
+                raise ConfigError(f"extra_methods.{name}.{label} must be a method block (selector, params, grid), "
+                                  f"got {spec!r}.")
+            if label in own and not own[label].get("extra"):
+                raise ConfigError(f"extra_methods.{name}.{label}: experiment {name!r} already has a method "
+                                  f"{label!r} of the paper; give the added one another label.")
+            own[label] = {**copy.deepcopy(spec), "extra": True}  # YAML aliases share one block

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from .chance import beats
-from .papers import NOT_RUN, REFERENCE, read_published, registry, scored
+from .papers import NOT_RUN, REFERENCE, paper_rows, read_published, registry, scored
 from .papers.spec import Published
 from .readings import MAIN
 from .tables import markdown_table
@@ -87,7 +87,7 @@ def load_report(report: str, files: dict[str, str], summaries=(), reading: str =
     unknown = set(files) - {"table1", "table2", "claims"}
     if unknown:
         raise ValueError(f"report {report!r}: unknown output kinds {sorted(unknown)}.")
-    tables = {k: pd.read_csv(p) for k, p in files.items() if k != "claims"}
+    tables = {k: paper_rows(pd.read_csv(p)) for k, p in files.items() if k != "claims"}  # no added method
     claims = pd.read_csv(files["claims"], keep_default_na=False) if "claims" in files else None
     loaded = [json.loads(Path(p).read_text()) for p in summaries]
     return ReportResults(report, tables, claims, {s["dataset"]: s for s in loaded}, reading, base)

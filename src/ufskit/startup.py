@@ -2,6 +2,7 @@
 
 * every config file, re-read strictly (duplicate keys; Snakemake's own loader keeps the last);
 * ``n_features`` values, with the accepted forms in the message;
+* the ``extra_methods`` of an overlay, merged into the experiments they name (marked ``extra: true``);
 * paths of an overlay (local datasets' ``path``, ``python_path``), resolved against the folder of
   the config file that names them.
 
@@ -14,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from .configio import check_n_features, load_yaml
+from .configio import check_n_features, load_yaml, merge_extra_methods
 
 
 def config_files_in_merge_order(all_files, cli_files) -> list[Path]:
@@ -25,9 +26,11 @@ def config_files_in_merge_order(all_files, cli_files) -> list[Path]:
 
 
 def check_config_files(files, config: dict) -> list[tuple[Path, dict]]:
-    """Re-read every config file strictly and check the merged ``n_features`` values; return (file, content)."""
+    """Re-read every config file strictly, check the merged ``n_features`` values and merge the ``extra_methods``
+    into their experiments (before the schema validates them); return (file, content)."""
     parsed = [(Path(f), load_yaml(f) or {}) for f in files]
     check_n_features(config.get("experiments"))
+    merge_extra_methods(config)
     return parsed
 
 

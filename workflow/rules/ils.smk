@@ -144,6 +144,7 @@ rule ils_fig1:
     params:
         run=report_run,
         cv1nn=lambda w: config["experiments"][ils_experiment(w.report, "uci")]["metrics"]["cv1nn"],
+        methods=lambda w: config["experiments"][ils_experiment(w.report, "uci")]["methods"],
         names=lambda w: experiment_datasets(ils_experiment(w.report, "uci")),
     script:
         "../../scripts/ils_fig1.py"

@@ -98,6 +98,7 @@ rule kudfs_table1:
     params:
         run=report_run,
         labels=lambda w: kudfs_setting_labels(kudfs_require(w.report, "table1")),
+        udfs_methods=lambda w: config["experiments"][kudfs_require(w.report, "udfs")]["methods"],
     script:
         "../../scripts/kudfs_table1.py"
 

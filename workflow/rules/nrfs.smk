@@ -81,6 +81,7 @@ rule nrfs_table1:
     params:
         run=report_run,
         n_features=lambda w: config["experiments"][nrfs_synthetic_experiment(w.folder)]["n_features"],
+        methods=lambda w: config["experiments"][nrfs_synthetic_experiment(w.folder)]["methods"],
     script:
         "../../scripts/nrfs_table1.py"
 

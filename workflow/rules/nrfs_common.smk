@@ -1,6 +1,7 @@
 # Input functions, targets and constants of the NRFS paper's rules (nrfs.smk).
 
 
+from ufskit.papers import extra_labels
 from ufskit.papers.nrfs import REFERENCES
 from ufskit.papers.nrfs_calibration import check_sensitivity
 
@@ -109,9 +110,15 @@ def nrfs_sensitivity(folder):
 
 
 def nrfs_sensitivity_methods(wildcards):
-    """Table I's rows for the sweep: K-means and NJW (all features), then each method's single setting."""
+    """Table I's rows for the sweep: K-means and NJW (all features), then each method's single setting; not the
+    methods added by `extra_methods`, which are no baseline of the robustness claim."""
     exp = nrfs_synthetic_experiment(wildcards.folder)
-    return {m: (None if m in REFERENCES else nrfs_single_setting(exp, m)[1]) for m in nrfs_table1_methods(exp)}
+    added = extra_labels(config["experiments"][exp]["methods"])
+    return {
+        m: (None if m in REFERENCES else nrfs_single_setting(exp, m)[1])
+        for m in nrfs_table1_methods(exp)
+        if m not in added
+    }
 
 
 def nrfs_sampling_spec(wildcards):

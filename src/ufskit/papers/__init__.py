@@ -9,9 +9,10 @@ import pandas as pd
 
 from .spec import PaperSpec, Published, check_experiments, register, register_modules, registry, scored, titles
 
-__all__ = ["CLAIM_COLUMNS", "NOT_RUN", "REFERENCE", "VERDICTS", "PaperSpec", "Published", "check_experiments",
-           "claims_frame", "normalise_verdict", "paper_methods", "read_published", "reference_labels", "register",
-           "register_modules", "registry", "scored", "titles", "verdict"]
+__all__ = ["CLAIM_COLUMNS", "EXTRA_MARK", "EXTRA_NOTE", "NOT_RUN", "REFERENCE", "VERDICTS", "PaperSpec", "Published",
+           "check_experiments", "claims_frame", "extra_labels", "extra_note", "normalise_verdict", "paper_methods", "paper_rows",
+           "read_published", "reference_labels", "register", "register_modules", "registry", "scored", "shown_label",
+           "titles", "verdict", "with_in_paper"]
 
 # The one vocabulary of claim verdicts, in every claims.md, claims.csv and the scorecard.
 VERDICTS = ("holds", "partly holds", "does not hold", "not run")
@@ -30,6 +31,41 @@ def reference_labels(methods: dict) -> list[str]:
 def paper_methods(methods: dict) -> dict:
     """``methods`` without the reference: the methods a paper's tables, claims and curves are about."""
     return {label: spec for label, spec in methods.items() if spec["selector"] != REFERENCE}
+
+
+# A method added by the config's ``extra_methods`` (a user's selector): a row or curve of a paper's main tables and
+# figures, marked so, in their statistics, never in a claim or the scorecard.
+EXTRA_MARK = "\u2020"
+EXTRA_NOTE = (f"{EXTRA_MARK} not in the paper: a method added by the config's extra_methods (docs/own-selector.md); "
+              "no published number, in no claim and not in the scorecard.")
+
+
+def extra_labels(methods: dict) -> list[str]:
+    """Labels of the methods (config ``methods``) added by ``extra_methods`` (marked ``extra: true``)."""
+    return [label for label, spec in methods.items() if spec.get("extra")]
+
+
+def with_in_paper(frame: pd.DataFrame, methods: dict, column: str = "method") -> pd.DataFrame:
+    """``frame`` with a boolean column ``in_paper`` (False on the rows of added methods) when ``methods`` has added
+    ones; unchanged otherwise, so a run without an overlay writes the same tables as before."""
+    extra = extra_labels(methods)
+    return frame.assign(in_paper=~frame[column].isin(extra)) if extra else frame
+
+
+def paper_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the paper's own methods (``in_paper`` not False): what claims and the scorecard read."""
+    return frame[frame["in_paper"].astype(bool)] if "in_paper" in frame else frame
+
+
+def shown_label(label: str, frame: pd.DataFrame, column: str = "method") -> str:
+    """``label`` as tables and legends show it: with ``EXTRA_MARK`` when its rows of ``frame`` are not in the paper."""
+    extra = "in_paper" in frame and not frame.loc[frame[column] == label, "in_paper"].astype(bool).all()
+    return label + EXTRA_MARK if extra else label
+
+
+def extra_note(frame: pd.DataFrame) -> str:
+    """The markdown footnote of ``EXTRA_MARK`` when ``frame`` has rows of added methods, else ""."""
+    return f"\n{EXTRA_NOTE}\n" if "in_paper" in frame and not frame["in_paper"].astype(bool).all() else ""
 
 
 def verdict(ok: bool, partly: bool = False) -> str:

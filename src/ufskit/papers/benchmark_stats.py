@@ -121,16 +121,22 @@ def _different(res: dict, alpha: float = ALPHA) -> pd.DataFrame:
     return pd.DataFrame(1.0, index=res["nemenyi"].index, columns=res["nemenyi"].columns)
 
 
-def stats_markdown(results: dict[str, dict], alpha: float = ALPHA, heading: str = B.TITLE) -> str:
-    """The report under ``heading``: the Friedman table, the mean ranks, per metric the pairs Nemenyi tells apart."""
+BENCHMARK_VALUES = ("each dataset's summary value (mean over the evaluated counts, then over repetitions; Random: "
+                    "over its draws)")
+
+
+def stats_markdown(results: dict[str, dict], alpha: float = ALPHA, heading: str = B.TITLE, *,
+                   values: str = BENCHMARK_VALUES, figure: str = "cd.png") -> str:
+    """The report under ``heading``: the Friedman table, the mean ranks, per metric the pairs Nemenyi tells apart.
+
+    ``values`` (what is ranked) and ``figure`` (the CD diagrams' file) name what was tested."""
     parts = [
         f"# {heading}: Friedman and Nemenyi tests\n",
         f"Per metric, the Friedman test of the methods' ranks over the datasets, then the Nemenyi post-hoc test "
-        f"(Demsar 2006), at alpha = {alpha}. Ranks are those of each dataset's summary value (mean over the "
-        "evaluated counts, then over repetitions; Random: over its draws), 1 = best, recomputed within the "
+        f"(Demsar 2006), at alpha = {alpha}. Ranks are those of {values}, 1 = best, recomputed within the "
         "complete block: a method that did not run on every dataset is left out of that metric's test. "
         "Pairs are only declared different when the Friedman test rejects. CD: the critical difference of "
-        "mean ranks; figure `cd.png`.\n",
+        f"mean ranks; figure `{figure}`.\n",
     ]
     rows = [[B.METRIC_LABELS[m], str(r["n_datasets"]), str(r["n_methods"]), B._fmt(r["chi2"], 4), _pfmt(r["p"]),
              B._fmt(r["cd"], 3), ", ".join(r["left_out"]) or "–"] for m, r in results.items()]
@@ -336,3 +342,16 @@ def _counts_cell(counts: pd.DataFrame, method: str, metric: str) -> str:
 
 def _pfmt(p) -> str:
     return "–" if pd.isna(p) else (f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}")
+
+
+# ---- a paper's main table with added methods --------------------------------------------------------
+
+def paper_table_stats(values: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, dict]]:
+    """The benchmark's Friedman + Nemenyi tests over a paper's datasets, on the values of its main table.
+
+    ``values``: one value per dataset, method and metric (columns dataset, method, metric, value; the paper's
+    methods and those added by ``extra_methods``), e.g. Table 1's best of each method. Every row counts as a run
+    method on the original features, so the block is the methods with a value on every dataset.
+    """
+    summary = values.dropna(subset=["value"]).assign(status=B.OK, space="original")
+    return benchmark_stats(summary)

@@ -33,7 +33,7 @@ from ..plots import count_axis, finish, panel_grid, plot_line, shade_band
 from ..runs import fit_run
 from ..seeds import derive_seed
 from ..tables import markdown_table
-from . import verdict
+from . import EXTRA_MARK, verdict
 from .benchmark_stats import random_band
 from .spec import PaperSpec, Published
 
@@ -211,6 +211,15 @@ def cluster_band(parts: list[pd.DataFrame], metrics: pd.DataFrame, n_classes: in
     runs = runs[runs["metric"].isin(["kmeans_acc", "kmeans_nmi"])]
     bands = [random_band(runs, label, by=("n_clusters",)) for label in reference]
     return pd.concat(bands, ignore_index=True) if bands else random_band(runs.iloc[0:0], by=("n_clusters",))
+
+
+def fig1_values(summary: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 1's values per dataset and method (1-NN accuracy, mean over the counts; the best setting of a method
+    with several) for the statistics over its datasets."""
+    rows = summary[summary["metric"] == UCI_METRIC]
+    mean = rows.groupby(["dataset", "method", "params"], sort=False)["mean"].mean()
+    best = mean.groupby(["dataset", "method"], sort=False).max().rename("value").reset_index()
+    return best.assign(metric=UCI_METRIC)[["dataset", "method", "metric", "value"]]
 
 
 def _curve(frame: pd.DataFrame, method: str, metric: str = UCI_METRIC) -> pd.Series:
@@ -406,18 +415,21 @@ def _with_drops(frame: pd.DataFrame) -> str:
     return ", IterativeLS with d = " + ", ".join(str(d) for d in sorted({_n_drop(s) for s in slugs}))
 
 
-def figure1(curves: pd.DataFrame, titles: dict[str, str], *, n_folds: int, n_repeats: int, protocol: str = "full"):
+def figure1(curves: pd.DataFrame, titles: dict[str, str], *, n_folds: int, n_repeats: int, protocol: str = "full",
+            extra=()):
     """Fig. 1: one panel per dataset, 1-NN accuracy against the number of features (IterativeLS-1, LS, Variance).
 
     ``n_folds`` x ``n_repeats`` is the cross-validation that produced the accuracies (the paper's
-    10 x 10); it labels the y axis.
+    10 x 10); it labels the y axis. ``extra``: labels of added methods (``extra_methods``), drawn after the
+    paper's with ``EXTRA_MARK`` (not in the paper).
     """
     datasets = sorted(curves["dataset"].unique())
     fig, axes = panel_grid(len(datasets))
     cv = f"1-NN accuracy ({n_folds}-fold CV" + (f" x {n_repeats})" if n_repeats > 1 else ")")
     for ax, dataset in zip(axes, datasets):
         group = curves[curves["dataset"] == dataset]
-        for layer, (method, label) in enumerate(((ILS, "IterativeLS"), (LS, LS), (VARIANCE, VARIANCE))):
+        shown = ((ILS, "IterativeLS"), (LS, LS), (VARIANCE, VARIANCE), *((m, m + EXTRA_MARK) for m in extra))
+        for layer, (method, label) in enumerate(shown):
             _plot_method(ax, group, method, UCI_METRIC, layer, label)
         _style(ax, titles.get(dataset, dataset), cv)
     title = (f"Fig. 1 reproduced: 1-NN accuracy on {len(datasets)} UCI data set{'s' * (len(datasets) > 1)}"

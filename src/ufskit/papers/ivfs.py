@@ -36,7 +36,7 @@ import pandas as pd
 from ..experiments import method_settings, params_slug, resolve_params
 from ..runs import fit_run, is_random
 from ..seeds import derive_seed
-from . import paper_methods
+from . import extra_labels, paper_methods
 from .spec import PaperSpec, Published, reader_rows
 
 log = logging.getLogger("ufskit")
@@ -56,10 +56,11 @@ def check_protocol(protocol, methods: dict) -> dict:
         unknown = sorted(set(protocol[key]) - set(methods))
         if unknown:
             raise ValueError(f"protocol.{key} names unknown method(s) {unknown}; methods: {sorted(methods)}.")
-    missing = sorted(set(paper_methods(methods)) - set(protocol["fixed"]))
+    missing = sorted(set(paper_methods(methods)) - set(protocol["fixed"]) - set(extra_labels(methods)))
     if missing:
         raise ValueError(f"protocol.fixed needs a setting for every method but Random; missing {missing}.")
-    for label, wanted in protocol["fixed"].items():
+    for label in [*protocol["fixed"], *(m for m in extra_labels(methods) if m not in protocol["fixed"])]:
+        wanted = fixed_setting(protocol, label)
         found = [p for p in method_settings({"methods": methods})[label] if matches(p, wanted)]
         if len(found) != 1:
             raise ValueError(f"protocol.fixed.{label} = {wanted} matches {len(found)} settings of the grid, not 1.")
@@ -84,10 +85,16 @@ def matches(params: dict, wanted: dict) -> bool:
     return all(key in params and params[key] == value for key, value in wanted.items())
 
 
+def fixed_setting(protocol: dict, label: str) -> dict:
+    """The parameters ``protocol.fixed`` gives ``label``; an added method (``extra_methods``) without one has
+    none, so its only setting is the fixed one (a grid needs the entry)."""
+    return protocol["fixed"].get(label, {})
+
+
 def fixed_slug(methods: dict, protocol: dict, label: str) -> str:
     """The slug of the paper's fixed setting of ``label`` (running time, Table 2)."""
     settings = method_settings({"methods": methods})[label]
-    return params_slug(next(p for p in settings if matches(p, protocol["fixed"][label])))
+    return params_slug(next(p for p in settings if matches(p, fixed_setting(protocol, label))))
 
 
 def table_slugs(methods: dict, protocol: dict, label: str, n_samples: int) -> list[str]:

@@ -16,7 +16,7 @@ from ..plots import count_axis, finish, panel_grid, plot_line, shade_band
 from ..results import higher_is_better
 from ..selection_io import BEYOND_RANKED_MARK, BEYOND_RANKED_NOTE
 from ..tables import markdown_table
-from . import read_published  # noqa: F401  (re-exported for the scripts)
+from . import extra_note, read_published, shown_label  # noqa: F401  (read_published: re-exported for the scripts)
 from . import verdict as _verdict
 from .ivfs import fixed_slug, table_slugs
 
@@ -115,18 +115,20 @@ def table1_markdown(long: pd.DataFrame) -> str:
     for (dataset, method), group in long.groupby(["dataset", "method"], sort=False):
         g = group.set_index("metric")
         if g["status"].iloc[0].startswith("not obtained"):
-            rows.append([dataset, "", "", "", method, g["status"].iloc[0]] + [""] * (len(metrics) - 1))
+            rows.append([dataset, "", "", "", shown_label(method, long), g["status"].iloc[0]]
+                        + [""] * (len(metrics) - 1))
             continue
         first = g.iloc[0]
         cells = [_cell(g.loc[m, "reproduced"], g.loc[m, "published"], 1 if m in ("knn_acc", "fit_seconds") else 3)
                  + BEYOND_RANKED_MARK * bool(g.loc[m, "beyond_ranked"]) for m in metrics]
-        rows.append([dataset, str(int(first["n"])), str(int(first["d"])), str(int(first["classes"])), method, *cells])
+        rows.append([dataset, str(int(first["n"])), str(int(first["d"])), str(int(first["classes"])),
+                     shown_label(method, long), *cells])
     note = ("\nCells: reproduced (published). Best over the Table 1 settings and feature counts; time: the "
             "paper's fixed setting. w11/winf: bars of every length (see docs/fidelity/ivfs-paper.md); "
             "eps=0.1: the paper's literal filter.\n")
     if long["beyond_ranked"].any():
         note += f"\n{BEYOND_RANKED_NOTE}\n"
-    return markdown_table(rows, header) + note
+    return markdown_table(rows, header) + note + extra_note(long)
 
 
 # ---------------------------------------------------------------- Table 1: chance under the same selection
@@ -169,7 +171,7 @@ def table1_chance_markdown(long: pd.DataFrame) -> str:
     rows = []
     for (dataset, method), group in long.dropna(subset=["G"]).groupby(["dataset", "method"], sort=False):
         g = group.set_index("metric")
-        rows.append([dataset, method, str(int(g["G"].dropna().iloc[0]))]
+        rows.append([dataset, shown_label(method, long), str(int(g["G"].dropna().iloc[0]))]
                     + [_chance_cell(g, m, 1 if m == "knn_acc" else 3) for m in CHANCE_METRICS])
     if not rows:
         return ""
@@ -217,8 +219,9 @@ def table2_markdown(table: pd.DataFrame, n_selected: int) -> str:
             rows.append([dataset, g["status"].iloc[0]] + [""] * (len(methods) - 1))
             continue
         rows.append([dataset] + [_cell(g.loc[m, "reproduced"], g.loc[m, "published"], 1) for m in methods])
-    return (markdown_table(rows, ["Dataset", *methods]) + f"\nCells: reproduced (published) mean number of the top "
-            f"{n_selected} features selected on the data but not on a bootstrap sample of it.\n")
+    return (markdown_table(rows, ["Dataset", *(shown_label(m, table) for m in methods)])
+            + f"\nCells: reproduced (published) mean number of the top {n_selected} features selected on the data "
+            f"but not on a bootstrap sample of it.\n" + extra_note(table))
 
 
 # ---------------------------------------------------------------- Figs. 2 and 3
@@ -258,7 +261,8 @@ def draw_curves(frame: pd.DataFrame, *, ylabel: str, title: str, reference: dict
         if band is not None:
             shade_band(ax, band[band["dataset"] == dataset])
         for layer, (method, curve) in enumerate(frame[frame["dataset"] == dataset].groupby("method", sort=False)):
-            plot_line(ax, curve["n_features"], curve["mean"], method, layer, beyond=curve.get("beyond_ranked"))
+            plot_line(ax, curve["n_features"], curve["mean"], shown_label(method, curve), layer,
+                      beyond=curve.get("beyond_ranked"))
         if reference and reference.get(dataset) is not None:
             ax.axhline(reference[dataset], color="tab:red", linestyle=":", linewidth=1,
                        label="IVFS-linf, published best")
@@ -455,3 +459,9 @@ def _curve_claims(frame: pd.DataFrame) -> tuple[int, int, int]:
         worst = last.loc[last["mean"].idxmax(), "method"]
         spec_worst += int(worst == "SPEC")
     return trend, spec_worst, total
+
+
+def table1_values(long: pd.DataFrame) -> pd.DataFrame:
+    """Table 1's reproduced values (dataset, method, metric, value) for the statistics over its datasets."""
+    got = long[long["status"] == "ok"]
+    return got.rename(columns={"reproduced": "value"})[["dataset", "method", "metric", "value"]]

@@ -31,7 +31,7 @@ from ..plots import count_axis, finish, method_style, panel_grid, plot_line
 from ..seeds import derive_seed
 from ..tables import markdown_table
 from ..validation import check_data
-from . import claims_frame
+from . import EXTRA_MARK, EXTRA_NOTE, claims_frame
 from . import read_published as _read_published
 from .spec import PaperSpec, Published, melt_columns, reader_rows
 
@@ -150,15 +150,18 @@ def _best(frame: pd.DataFrame, method: str) -> pd.DataFrame:
 
 
 def table1(udfs: pd.DataFrame, kernel: pd.DataFrame, dims: dict, published: pd.DataFrame,
-           labels: dict | None = None) -> pd.DataFrame:
+           labels: dict | None = None, extra=()) -> pd.DataFrame:
     """Table 1 (percent): all features, UDFS and kernel UDFS, each best over parameters and counts 1..d.
 
     ``udfs`` / ``kernel`` are the experiments' metric tables; "all features" is
     UDFS's count d (all original features). ``labels`` maps a kernel-UDFS
     params slug to a short label for the table. Published values sit beside.
+    ``extra``: labels of methods added to the UDFS experiment (``extra_methods``), each best the same way, in the
+    columns ``extra_<label>`` and ``extra_<label>_n_features`` (not in the paper: no published value, no claim).
     """
     udfs, kernel = within_dims(udfs, dims), within_dims(kernel, dims)
     best_u, best_k = _best(udfs, UDFS), _best(kernel, KUDFS)
+    best_extra = {m: _best(udfs, m) for m in extra}
     at_d = udfs[(udfs["method"] == UDFS) & (udfs["n_features"] == udfs["dataset"].map(dims))]
     all_features = at_d.groupby("dataset")["value"].mean()
     datasets = [d for d in published.index if d in best_k.index] + sorted(set(best_k.index) - set(published.index))
@@ -174,8 +177,32 @@ def table1(udfs: pd.DataFrame, kernel: pd.DataFrame, dims: dict, published: pd.D
             "kernel_udfs": 100 * best_k.loc[ds, "value"], "kernel_udfs_published": pub.get("kernel_udfs"),
             "kernel_udfs_setting": labels.get(best_k.loc[ds, "params"], best_k.loc[ds, "params"]),
             "kernel_udfs_n_features": int(best_k.loc[ds, "n_features"]),
+            **{key: value for m, best in best_extra.items() for key, value in _extra_cells(m, best, ds).items()},
         })
     return pd.DataFrame(rows)
+
+
+def _extra_cells(method: str, best: pd.DataFrame, dataset: str) -> dict:
+    """Table 1's columns of an added method on ``dataset``: its best ACC (percent) and the count it was found at."""
+    if dataset not in best.index:
+        return {f"extra_{method}": np.nan, f"extra_{method}_n_features": np.nan}
+    return {f"extra_{method}": 100 * best.loc[dataset, "value"],
+            f"extra_{method}_n_features": int(best.loc[dataset, "n_features"])}
+
+
+def table1_values(table: pd.DataFrame) -> pd.DataFrame:
+    """Table 1's methods' values (dataset, method, metric, value; ACC as a fraction) for the statistics over its
+    datasets: UDFS, kernel UDFS and the added methods (all features is no selection)."""
+    columns = {"udfs": UDFS, "kernel_udfs": KUDFS, **{c: c[len("extra_"):] for c in table.columns
+                                                       if c.startswith("extra_") and not c.endswith("_n_features")}}
+    long = melt_columns(table, "dataset", columns, "method")
+    return long.assign(metric=METRIC, value=long["reproduced"] / 100)[["dataset", "method", "metric", "value"]]
+
+
+def _extra_cell(row: dict, method: str) -> str:
+    """An added method's Table 1 cell: best ACC and the count it was found at (no published value)."""
+    value = row[f"extra_{method}"]
+    return "-" if pd.isna(value) else f"{value:.1f} at {int(row[f'extra_{method}_n_features'])} features"
 
 
 def _pct(value) -> str:
@@ -191,11 +218,16 @@ def table1_markdown(table: pd.DataFrame) -> str:
         "is the mean over runs with Hungarian matching. UDFS: k = 5, gamma = 1e-3, lambda = 1e3.",
         "",
     ]
+    extra = [c[len("extra_"):] for c in table.columns if c.startswith("extra_") and not c.endswith("_n_features")]
     rows = [[r.dataset, r.d, f"{_pct(r.all_features)} ({_pct(r.all_features_published)})",
              f"{_pct(r.udfs)} ({_pct(r.udfs_published)})", f"{_pct(r.kernel_udfs)} ({_pct(r.kernel_udfs_published)})",
-             f"{r.kernel_udfs_setting}, {r.kernel_udfs_n_features}"] for r in table.itertuples(index=False)]
-    header = ["dataset", "d", "All Features", "UDFS", "Kernel UDFS (ours)", "kernel UDFS setting, features"]
-    return "\n".join(lines) + "\n" + markdown_table(rows, header)
+             f"{r.kernel_udfs_setting}, {r.kernel_udfs_n_features}"]
+            + [_extra_cell(extras, m) for m in extra]
+            for r, extras in zip(table.itertuples(index=False), table.to_dict("records"))]
+    header = ["dataset", "d", "All Features", "UDFS", "Kernel UDFS (ours)", "kernel UDFS setting, features",
+              *(f"{m}{EXTRA_MARK}" for m in extra)]
+    note = f"\n{EXTRA_NOTE}\n" if extra else ""
+    return "\n".join(lines) + "\n" + markdown_table(rows, header) + note
 
 
 def fig2_curves(kernel: pd.DataFrame, competitors: pd.DataFrame, dims: dict,

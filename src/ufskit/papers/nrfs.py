@@ -19,7 +19,7 @@ from ..runs import fit_run
 from ..seeds import derive_seed
 from ..selectors.nrfs import adaptive_sigma
 from ..tables import markdown_table
-from . import NOT_RUN, REFERENCE, read_published  # noqa: F401  (read_published: re-exported for the scripts)
+from . import NOT_RUN, REFERENCE, extra_note, read_published, shown_label  # noqa: F401  (read_published: re-exported)
 from . import verdict as _verdict
 from .benchmark_stats import random_band
 from .spec import PaperSpec, Published, melt_columns, reader_rows
@@ -190,14 +190,14 @@ def table1_markdown(table: pd.DataFrame, count: int) -> str:
              f"'fig. reading': Fig. 1's axes read at face value ({SYNTHETIC_FIGURE}), NMI all / normal / f1-f4 "
              "(all).",
              ""]
-    rows = [[r.method, f"{_fmt(r.nmi_all)} ± {_fmt(r.nmi_all_std, 3)}", _fmt(r.published_nmi_all),
+    rows = [[shown_label(r.method, table), f"{_fmt(r.nmi_all)} ± {_fmt(r.nmi_all_std, 3)}", _fmt(r.published_nmi_all),
              f"{_fmt(r.nmi_normal)} ± {_fmt(r.nmi_normal_std, 3)}", _fmt(r.published_nmi_normal), r.runs,
              _fmt(r.informative_share_all, 2), _fmt(r.informative_share_normal, 2),
              f"{_fmt(r.nmi_all_fig)} / {_fmt(r.nmi_normal_fig)} / {_fmt(r.informative_share_all_fig, 2)}"]
             for r in table.itertuples()]
     header = ["method", "NMI all", "published", "NMI normal", "published", "runs", "f1-f4 (all)", "f1-f4 (normal)",
               "fig. reading"]
-    return "\n".join(lines) + "\n" + markdown_table(rows, header)
+    return "\n".join(lines) + "\n" + markdown_table(rows, header) + extra_note(table)
 
 
 def table2_markdown(summaries: dict, published: pd.DataFrame) -> str:
@@ -273,6 +273,12 @@ def nmi_curves(frame: pd.DataFrame, params: pd.DataFrame, n_samples: dict) -> pd
     out = f.groupby(["dataset", "method", "n_features"]).agg(**agg).reset_index()
     out["n_features"] = out["n_features"].astype(int)
     return out
+
+
+def fig5_values(curves: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 5's values per dataset and method (mean NMI over the counts) for the statistics over its datasets."""
+    mean = curves.groupby(["dataset", "method"], sort=False)["nmi"].mean().rename("value").reset_index()
+    return mean.assign(metric="kmeans_nmi")[["dataset", "method", "metric", "value"]]
 
 
 def nmi_band(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
@@ -377,7 +383,8 @@ def figure5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict, *, ban
         methods = [m for m in FIG5_ORDER if m in set(sub["method"])] + sorted(set(sub["method"]) - set(FIG5_ORDER))
         for layer, method in enumerate(methods):
             line = sub[sub["method"] == method].sort_values("n_features")
-            plot_line(ax, line["n_features"], line["nmi"], method, layer, beyond=line.get("beyond_ranked"))
+            plot_line(ax, line["n_features"], line["nmi"], shown_label(method, sub), layer,
+                      beyond=line.get("beyond_ranked"))
         ref = kmeans_all[kmeans_all["dataset"] == dataset]["nmi"]
         if len(ref):
             ax.axhline(ref.mean(), color="black", linestyle="--", linewidth=1, label="K-means (all features)")
