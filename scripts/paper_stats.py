@@ -5,6 +5,7 @@ from ufskit.intermediates import read_csv
 from ufskit.papers import EXTRA_MARK, EXTRA_NOTE, benchmark_stats, extra_labels, ils, ivfs_report, kudfs, nrfs
 from ufskit.plots import save_figure
 from ufskit.runlog import start
+from ufskit.tables import write_markdown
 
 VALUES = {"ils": ils.fig1_values, "kudfs": kudfs.table1_values, "nrfs": nrfs.fig5_values,
           "ivfs": ivfs_report.table1_values}  # paper -> its main table's values per dataset, method and metric
@@ -17,10 +18,9 @@ values["method"] = values["method"].map(lambda m: m + EXTRA_MARK if m in added e
 table, results = benchmark_stats.paper_table_stats(values)
 table.to_csv(snakemake.output.csv, index=False, float_format="%.6g")
 title = f"{p.title}, {p.table} with added methods"
-with open(snakemake.output.md, "w") as fh:
-    fh.write(benchmark_stats.stats_markdown(results, heading=title, figure="cd_main.png",
-                                            values=f"the values of {p.table} on each dataset ({p.values})")
-             + f"\n{EXTRA_NOTE}\n")
+write_markdown(benchmark_stats.stats_markdown(results, heading=title, figure="cd_main.png",
+                                             values=f"the values of {p.table} on each dataset ({p.values})")
+               + f"\n{EXTRA_NOTE}\n", snakemake.output.md, snakemake.output.html)
 save_figure(benchmark_stats.cd_figure(results, heading=title), snakemake.output.png, snakemake.output.pdf)
 for metric, res in results.items():
     log.info("%s: %d methods, %d datasets, Friedman p %.3g", metric, res["n_methods"], res["n_datasets"], res["p"])

@@ -95,6 +95,7 @@ CASES = {
     "benchmark_stats": ("smoke_benchmark", {}, {"title": B.TITLE}),
     "benchmark_cd": ("smoke_benchmark", {}, {"title": B.TITLE}),
     "benchmark_vs_random": ("smoke_benchmark", {}, {"title": B.TITLE}),
+    "paper_stats": ("smoke_ivfs", {}, {"table": "Table 1", "values": "best over the Table 1 settings and counts"}),
     "scorecard": (None, {}, {}),
 }
 

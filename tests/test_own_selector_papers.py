@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 import yaml
 from snakemake.utils import update_config, validate
-from test_workflow import snakemake
 
 from conftest import ROOT
 from ufskit import config_check, readings, startup
@@ -156,53 +155,3 @@ def test_nrfs_table1_and_fig5_mark_an_added_method_and_ils_fig1_values_take_its_
                             "params": ["k=1", "k=1", "k=2", "k=2"], "n_features": [1, 2, 1, 2],
                             "metric": "cv1nn_acc", "mean": [0.5, 0.7, 0.8, 0.9]})
     assert ils.fig1_values(summary)["value"].round(6).tolist() == [0.85]
-
-
-# the smoke experiments of the four papers (config/smoke.yaml's run without its generic `smoke`)
-SMOKE_PAPERS = ["smoke_ils_uci", "smoke_ils_orl", "smoke_ils_orl_d", "smoke_kudfs_udfs", "smoke_kudfs_table1",
-                "smoke_kudfs_fig1", "smoke_kudfs_fig2", "smoke_nrfs_synthetic", "smoke_nrfs_microarray",
-                "smoke_nrfs_nrfs", "smoke_ivfs"]
-
-
-def _published_and_claims(results) -> pd.DataFrame:
-    card = pd.read_csv(results / "scorecard.csv", keep_default_na=False)
-    return card.sort_values(list(card.columns)).reset_index(drop=True)
-
-
-@pytest.mark.workflow
-def test_the_example_overlay_on_the_smoke_protocol_adds_rows_and_statistics_and_leaves_the_scorecard(tmp_path, mirror):
-    example = yaml.safe_load(OVERLAY.read_text())  # the quick example's methods, on the smoke experiments
-    overlay = tmp_path / "own_selector_smoke.yaml"
-    overlay.write_text(yaml.safe_dump({
-        "python_path": [str(OVERLAY.parent)],
-        "extra_methods": {name.replace("quick_", "smoke_"): m for name, m in example["extra_methods"].items()}}))
-    smoke = ("--configfile", str(ROOT / "config/smoke.yaml"))
-    run = ("--config", f"run=[{','.join(SMOKE_PAPERS)}]", "run_readings=none")  # the main rows: cheaper in CI
-    env = {"UFS_DATA_MIRROR": str(mirror)}
-    snakemake("--cores", "2", *smoke, str(overlay), *run, cwd=tmp_path, env=env)
-    results = tmp_path / "results"
-    mine, shown = "ClusterSeparation", f"ClusterSeparation{EXTRA_MARK}"
-
-    ivfs = pd.read_csv(results / "smoke_ivfs/table1.csv")
-    assert not ivfs.loc[ivfs["method"] == mine, "in_paper"].any() and ivfs.loc[ivfs["method"] != mine, "in_paper"].all()
-    assert ivfs.query("method == @mine and metric == 'knn_acc'")["reproduced"].notna().all()
-    kudfs_t1 = pd.read_csv(results / "smoke_kudfs/table1.csv")
-    assert kudfs_t1[f"extra_{mine}"].between(0, 100).all()
-    nrfs_t1 = pd.read_csv(results / "smoke_nrfs/table1.csv").set_index("method")
-    assert not nrfs_t1.loc[mine, "in_paper"] and nrfs_t1.loc["NRFS", "in_paper"]
-    assert mine in set(pd.read_csv(results / "smoke_nrfs/fig5.csv")["method"])
-    for report in ("smoke_ivfs", "smoke_kudfs", "smoke_nrfs"):
-        md = (results / report / "table1.md").read_text()
-        assert shown in md and EXTRA_NOTE in md
-    for report in ("smoke_ils", "smoke_kudfs", "smoke_nrfs", "smoke_ivfs"):  # the CD diagram's data
-        stats = pd.read_csv(results / report / "stats_main.csv")
-        assert shown in set(stats["method"]) and (results / report / "cd_main.png").stat().st_size > 10_000
-    with_overlay = _published_and_claims(results)
-    claims = {r: (results / r / "claims.csv").read_text() for r in ("smoke_ils", "smoke_kudfs", "smoke_nrfs", "smoke_ivfs")}
-    assert mine not in with_overlay.to_string()
-
-    # the same run without the overlay (only the tables are rebuilt): the same scorecard and claims
-    snakemake("--cores", "2", *smoke, *run, cwd=tmp_path, env=env)
-    pd.testing.assert_frame_equal(_published_and_claims(results), with_overlay)
-    assert {r: (results / r / "claims.csv").read_text() for r in claims} == claims
-    assert "in_paper" not in pd.read_csv(results / "smoke_ivfs/table1.csv")

@@ -11,6 +11,7 @@ from quick_snapshot import differences, snapshot
 from test_workflow import snakemake
 
 from conftest import ROOT
+from ufskit.papers import EXTRA_MARK, EXTRA_NOTE
 
 pytestmark = pytest.mark.workflow
 
@@ -70,3 +71,30 @@ def test_quick_run_then_report_without_warnings(tmp_path, mirror):
         for figure in FIGURES[paper]:
             assert f"results/{report_dir}/{figure}" in html, f"results/{report_dir}/{figure} not in the report"
     assert any(n.endswith("/scorecard.html") for n in names)
+
+    # the example overlay on top (config/examples/own_selector_papers.yaml: the example selector added to the
+    # four papers' experiments; only its runs and the tables are new jobs): its rows in each paper's main table
+    # and in the CD diagram's data, marked not in the paper; the scorecard's published numbers and claims unchanged
+    before = _scorecard(results)
+    snakemake("--cores", "2", *QUICK, str(ROOT / "config/examples/own_selector_papers.yaml"), cwd=tmp_path, env=env)
+    mine, shown = "ClusterSeparation", f"ClusterSeparation{EXTRA_MARK}"
+    ivfs = pd.read_csv(results / "quick_ivfs/table1.csv")
+    assert not ivfs.loc[ivfs["method"] == mine, "in_paper"].any() and ivfs.loc[ivfs["method"] != mine, "in_paper"].all()
+    assert ivfs.query("method == @mine and metric == 'knn_acc'")["reproduced"].notna().all()
+    assert pd.read_csv(results / "quick_kudfs/table1.csv")[f"extra_{mine}"].between(0, 100).all()
+    nrfs_t1 = pd.read_csv(results / "quick_nrfs/table1.csv").set_index("method")
+    assert not nrfs_t1.loc[mine, "in_paper"] and nrfs_t1.loc["NRFS", "in_paper"]
+    assert mine in set(pd.read_csv(results / "quick_nrfs/fig5.csv")["method"])
+    for report in ("quick_ivfs", "quick_kudfs", "quick_nrfs"):
+        md = (results / report / "table1.md").read_text()
+        assert shown in md and EXTRA_NOTE in md
+    for report in ("quick_ils", "quick_kudfs", "quick_nrfs", "quick_ivfs"):  # the CD diagram's data
+        stats = pd.read_csv(results / report / "stats_main.csv")
+        assert shown in set(stats["method"]) and (results / report / "cd_main.png").stat().st_size > 10_000
+    pd.testing.assert_frame_equal(_scorecard(results), before)
+
+
+def _scorecard(results) -> pd.DataFrame:
+    """The scorecard's rows (published numbers and claims), in a fixed order."""
+    card = pd.read_csv(results / "scorecard.csv", keep_default_na=False)
+    return card.sort_values(list(card.columns)).reset_index(drop=True)

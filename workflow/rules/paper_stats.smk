@@ -47,7 +47,17 @@ def stats_methods(wildcards):
 
 
 def stats_targets(report):
-    return [f"results/{report}/stats_main.{ext}" for ext in ("csv", "md")] + [f"results/{report}/cd_main.png"]
+    return [f"results/{report}/stats_main.{ext}" for ext in ("csv", "md", "html")] + [f"results/{report}/cd_main.png"]
+
+
+def stats_report(path):
+    """`path` marked for the report, under the category of the folder's paper (as its tables, paper_report)."""
+    return report(
+        path,
+        caption="../report/paper_stats.rst",
+        category=lambda w: REPORT_CATEGORIES[report_paper(w.report)],
+        subcategory=os.path.dirname(path),
+    )
 
 
 rule paper_stats:
@@ -56,7 +66,8 @@ rule paper_stats:
     output:
         csv="results/{report}/stats_main.csv",
         md="results/{report}/stats_main.md",
-        png="results/{report}/cd_main.png",
+        html=stats_report("results/{report}/stats_main.html"),
+        png=stats_report("results/{report}/cd_main.png"),
         pdf="results/{report}/cd_main.pdf",
     log:
         "logs/paper_stats/{report}.log",
