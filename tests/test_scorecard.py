@@ -435,7 +435,7 @@ def test_scorecard_and_report_end_to_end(tmp_path, mirror):
     with zipfile.ZipFile(tmp_path / "report.zip") as z:
         names = z.namelist()
         html = z.read(next(n for n in names if n.endswith("report.html"))).decode()
-    for item in ("fig1.png", "fig2.png", "table1.md", "claims.md", "scorecard.md"):
+    for item in ("fig1.png", "fig2.png", "table1.html", "claims.html", "scorecard.html"):  # tables: their HTML pages
         assert any(n.endswith("/" + item) for n in names), f"{item} missing from the report: {names}"
     assert "Kernel UDFS paper, <strong>Fig. 1</strong> reproduced" in html  # the captions, rendered
     assert "Kernel UDFS paper, <strong>Table 1</strong> reproduced" in html

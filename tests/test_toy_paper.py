@@ -36,7 +36,8 @@ def test_the_registry_holds_the_built_in_papers_in_the_scorecards_order():
 
 def test_every_caption_belongs_to_one_paper():
     captions = {c for s in papers.registry().values() for c in s.captions}
-    assert captions == {p.stem for p in REPORT.glob("*.rst")} - {"workflow", "scorecard"}
+    # not one paper's: the landing page, the scorecard and the statistics of methods added to any paper
+    assert captions == {p.stem for p in REPORT.glob("*.rst")} - {"workflow", "scorecard", "paper_stats"}
     owners = [s.name for s in papers.registry().values() for c in s.captions]
     assert len(owners) == len(captions)  # no caption shared by two papers
 

@@ -178,38 +178,6 @@ rule ivfs_claims:
 # ---- the agreement of IVFS's scores between seeds, beside Table 2 -----------------------------------------------
 
 
-def ivfs_seed_plan(wildcards):
-    """Per IVFS method and dataset of the report's experiment: the fit of the method's fixed setting (its
-    largest k, the others checkpoints) and the fit seeds of its runs (at least two)."""
-    from ufskit.papers.ivfs_diagnostics import fit_group
-
-    name = ivfs_experiment(wildcards.report)
-    exp = config["experiments"][name]
-    plan = []
-    for label, method in paper_methods(exp["methods"]).items():
-        if method["selector"] != "IVFS":
-            continue
-        slug, params, ks = fit_group(exp["methods"], ivfs_protocol(name), label)
-        reps = max(2, ex.method_reps(exp, label))
-        plan += [
-            {
-                "dataset": d,
-                "method": label,
-                "group": slug,
-                "params": params,
-                "ks": ks,
-                "seeds": [experiment_seed(name, d, label, slug, r) for r in range(reps)],
-            }
-            for d in experiment_datasets(name)
-        ]
-    return plan
-
-
-def ivfs_seed_data(wildcards):
-    chain = config["experiments"][ivfs_experiment(wildcards.report)]["preprocess"]
-    return [f"resources/prepared/{chain}/{run['dataset']}.npz" for run in ivfs_seed_plan(wildcards)]
-
-
 rule ivfs_seed_correlation:
     input:
         data=ivfs_seed_data,

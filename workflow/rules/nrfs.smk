@@ -315,26 +315,6 @@ rule nrfs_claims:
 # ---- Table I diagnostics: the all-feature graph's spectrum and NRFS with an oracle target ----------------------
 
 
-def nrfs_diagnostics_method(folder):
-    """The synthetic experiment and its first NRFS method (its setting drives the spectrum and the oracle)."""
-    exp = nrfs_synthetic_experiment(folder)
-    labels = [m for m, s in config["experiments"][exp]["methods"].items() if s["selector"] == "NRFS"]
-    if not labels:
-        raise ValueError(f"experiment {exp!r} has no NRFS method for the Table I diagnostics.")
-    return exp, labels[0]
-
-
-def nrfs_diagnostics_inputs(wildcards):
-    """Every synthetic dataset of the experiment, prepared, and its NRFS runs of Table I."""
-    exp, method = nrfs_diagnostics_method(wildcards.folder)
-    chain = config["experiments"][exp]["preprocess"]
-    names = experiment_datasets(exp)
-    return {
-        "data": [f"resources/prepared/{chain}/{d}.npz" for d in names],
-        "runs": [f"results/{exp}/nrfs_table1/{d}/{method}.parquet" for d in names],
-    }
-
-
 rule nrfs_diagnostics:
     input:
         unpack(nrfs_diagnostics_inputs),

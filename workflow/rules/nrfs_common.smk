@@ -201,3 +201,23 @@ def nrfs_targets(folder):
 
 
 PAPER_TARGETS["nrfs"] = nrfs_targets
+
+
+def nrfs_diagnostics_method(folder):
+    """The synthetic experiment and its first NRFS method (its setting drives the spectrum and the oracle)."""
+    exp = nrfs_synthetic_experiment(folder)
+    labels = [m for m, s in config["experiments"][exp]["methods"].items() if s["selector"] == "NRFS"]
+    if not labels:
+        raise ValueError(f"experiment {exp!r} has no NRFS method for the Table I diagnostics.")
+    return exp, labels[0]
+
+
+def nrfs_diagnostics_inputs(wildcards):
+    """Every synthetic dataset of the experiment, prepared, and its NRFS runs of Table I."""
+    exp, method = nrfs_diagnostics_method(wildcards.folder)
+    chain = config["experiments"][exp]["preprocess"]
+    names = experiment_datasets(exp)
+    return {
+        "data": [f"resources/prepared/{chain}/{d}.npz" for d in names],
+        "runs": [f"results/{exp}/nrfs_table1/{d}/{method}.parquet" for d in names],
+    }
