@@ -441,4 +441,4 @@ def test_scorecard_and_report_end_to_end(tmp_path, mirror):
     assert "Kernel UDFS paper, <strong>Table 1</strong> reproduced" in html
     assert "<strong>Fig. 1</strong> reproduced in reduced form (smoke protocol)" in html  # captions from the run
     assert "on thyroid (the paper: ionosphere" in html and "Experiment <tt" in html
-    assert "Scorecard of this run" in html and "Reproduction of four unsupervised feature selection" in html
+    assert "Scorecard of this run" in html and "reproduces four unsupervised feature selection papers" in html
