@@ -1,8 +1,6 @@
 """Rule ivfs_chance: one dataset's pool of random feature orders, evaluated with the Table 1 methods' metric
 options, from which Table 1 takes Random's best of G per method (ufskit.chance; one job, every draw batched)."""
 
-import sys
-
 from ufskit.chance import chance_runs, draws_needed
 from ufskit.data import load_dataset
 from ufskit.metrics import load_diagram
@@ -10,7 +8,6 @@ from ufskit.papers.ivfs_report import table1_shapes
 from ufskit.runlog import start
 from ufskit.runs import run_batched
 
-sys.path[:0] = snakemake.config.get("python_path", [])  # user selectors named by import path
 log = start(snakemake.log[0], snakemake.threads)
 w, p = snakemake.wildcards, snakemake.params.chance
 ds = load_dataset(snakemake.input.data)
