@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 
@@ -164,16 +165,37 @@ def test_the_library_parts_know_no_paper_and_no_report():
         assert not _reach(graph, module) & runs, module
 
 
-# What `import <module>` loads in a fresh interpreter, of the heavy libraries a library user may not need.
+# Of the heavy libraries: those a library user may not need (`import <module>`), and those the workflow's start-up
+# (`snakemake -n`: the Snakefile's parse and the DAG) must not pay for, seconds of CPU before the first job.
 HEAVY = ("pandas", "sklearn", "scipy", "matplotlib", "gudhi", "snakemake")
-LOADED = "import importlib, sys; importlib.import_module(sys.argv[1]); print(' '.join(sorted(set(sys.modules))))"
+START_UP_HEAVY = ("sklearn", "matplotlib", "scipy.stats", "statsmodels", "scikit_posthocs", "gudhi")
+
+
+def modules_loaded(code: str) -> set[str]:
+    """Every module in ``sys.modules`` after running ``code`` in a fresh interpreter (the package from SRC)."""
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    code += "\nimport sys; print(' '.join(sorted(sys.modules)))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return set(proc.stdout.split())
 
 
 def loaded_by(module: str) -> set[str]:
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
-    proc = subprocess.run([sys.executable, "-c", LOADED, module], capture_output=True, text=True, env=env, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return {name.split(".")[0] for name in proc.stdout.split()}
+    """The top-level packages that ``import module`` loads."""
+    return {name.split(".")[0] for name in modules_loaded(f"import {module}")}
+
+
+def heavy_in(loaded: set[str], heavy=START_UP_HEAVY) -> set[str]:
+    """The libraries of ``heavy`` of which ``loaded`` holds the module or a submodule."""
+    return {h for h in heavy if any(m == h or m.startswith(h + ".") for m in loaded)}
+
+
+def workflow_imports() -> list[str]:
+    """The package's import statements in the Snakefile and the rules files (input functions' too: they run while
+    the DAG is built), one line each."""
+    files = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
+    return [line.strip() for f in files for line in f.read_text().splitlines()
+            if re.match(rf"\s*(from|import) {PACKAGE}\b", line)]
 
 
 def test_the_package_and_its_selectors_import_no_heavy_library():
@@ -181,3 +203,18 @@ def test_the_package_and_its_selectors_import_no_heavy_library():
     for module in ("ufskit", "ufskit.selectors", "ufskit.metrics"):
         assert not loaded_by(module) & set(HEAVY), module
     assert {"sklearn", "scipy"} <= loaded_by("ufskit.selectors.laplacian")  # the check sees what a selector needs
+
+
+def test_the_workflow_start_up_imports_no_heavy_library():
+    """What the Snakefile and rules import, and the paper specs common.smk reads, load none of ``START_UP_HEAVY``:
+    a paper module imports its figures' and statistics' libraries in the functions using them."""
+    statements = workflow_imports()
+    assert "from ufskit.papers import scored as scored_papers" in statements, "the rules' imports were not read"
+    code = "\n".join([*statements, "from ufskit.papers import registry, scored", "assert len(registry()) >= 5",
+                      "scored()"])
+    loaded = modules_loaded(code)
+    assert {"ufskit.papers.kudfs", "ufskit.papers.benchmark_stats", "ufskit.scorecard"} <= loaded
+    assert not heavy_in(loaded), sorted(heavy_in(loaded))
+    # the check sees a library imported inside a function, once that function runs
+    used = modules_loaded("from ufskit.papers.benchmark_stats import critical_difference\ncritical_difference(3, 5)")
+    assert heavy_in(used) == {"scipy.stats"}

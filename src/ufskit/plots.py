@@ -11,14 +11,14 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
-from matplotlib.ticker import MaxNLocator
 
 from .data import atomic_path
+
+if TYPE_CHECKING:  # matplotlib is imported where a figure is drawn: the workflow's start-up loads none
+    from matplotlib.figure import Figure
 
 # One colour and marker per method label, so a method looks the same in every figure.
 METHOD_STYLE = {
@@ -95,6 +95,8 @@ def shade_band(ax, band) -> None:
 
 def count_axis(axis, label: str = "number of selected features") -> None:
     """Label an axis of feature counts and give it integer ticks only, as many as its length has room for."""
+    from matplotlib.ticker import MaxNLocator
+
     axis.set_label_text(label)
     axis.set_major_locator(MaxNLocator(nbins="auto", integer=True, min_n_ticks=2))
 
@@ -115,6 +117,9 @@ def panel_grid(n_panels: int, *, ncols: int = 4, panel_size=(3.4, 2.7), min_widt
     inches more for its title and legend, and at least ``min_width`` inches of width, so the title
     and legend of one or two panels have room; :func:`finish` grows it if anything still overflows.
     """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     if n_panels < 1:
         raise ValueError(f"n_panels must be at least 1, got {n_panels}.")
     ncols = min(ncols, n_panels)
@@ -188,6 +193,8 @@ def fit_canvas(fig: Figure, *, max_rounds: int = 6) -> None:
 
 def _wrap(text, width_px: float) -> None:
     """Re-break a Text artist's string into lines no wider than ``width_px`` (words are never split)."""
+    from matplotlib.font_manager import FontProperties
+
     string = text.get_text()
     if not string:
         return

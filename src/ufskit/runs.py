@@ -28,9 +28,8 @@ from .evaluation import evaluate_selection
 from .experiments import feature_counts, resolve_params
 from .selection_io import Selection
 from .selectors import make_selector
-from .selectors.base import order_from_ranking
 from .selectors.plugins import fitted_ranking
-from .selectors.ties import rank_with_ties
+from .selectors.ties import order_from_ranking, rank_with_ties  # not .base: it imports scikit-learn
 
 log = logging.getLogger("ufskit")
 

@@ -24,18 +24,20 @@ the geometry of the kernel features, not of X.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
-from matplotlib.colors import Normalize
-from matplotlib.patches import Rectangle
 
 from ..experiments import not_run
 from ..metrics import registry
 from ..plots import finish, panel_grid
 from ..results import higher_is_better
-from ..selectors import SELECTORS
 from ..tables import markdown_table
 from .spec import PaperSpec
+
+if TYPE_CHECKING:  # matplotlib is imported where a figure is drawn: the workflow's start-up loads none
+    from matplotlib.colors import Normalize
 
 # The values a run can report, in the figure's column order (the registry's: clustering, classification,
 # geometry, topology; then time); a report shows those of the configured metrics (``reported``).
@@ -64,6 +66,8 @@ def title(report: str, experiments: list[str], protocol: str) -> str:
 
 def selector_space(selector: str) -> str:
     """'kernel' for selectors that rank derived (kernel) features, else 'original'."""
+    from ..selectors import SELECTORS
+
     return "kernel" if hasattr(SELECTORS[selector], "kernel_features") else "original"
 
 
@@ -265,6 +269,9 @@ def _metric_table(summary: pd.DataFrame, metric: str, methods: list[str]) -> str
 
 def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full", heading: str = TITLE):
     """Mean rank per method and metric, then per metric the rank on every dataset (a column per dataset)."""
+    from matplotlib.colors import Normalize
+    from matplotlib.patches import Rectangle
+
     order = method_order(ranks)
     datasets = list(dict.fromkeys(summary["dataset"]))
     absent = set(summary.loc[summary["status"].str.startswith("not obtained"), "dataset"])

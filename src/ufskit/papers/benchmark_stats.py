@@ -28,11 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import scikit_posthocs as sp
-from matplotlib import pyplot as plt
-from scipy import stats
-from statsmodels.stats.multitest import multipletests
 
+# scipy.stats, scikit_posthocs, statsmodels and pyplot are imported by the functions using them: start-up loads none
 from ..results import higher_is_better
 from ..tables import markdown_table
 from . import REFERENCE  # the selector class whose draws are the chance reference
@@ -69,6 +66,8 @@ def rank_block(summary: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, list[s
 
 def critical_difference(n_methods: int, n_datasets: int, alpha: float = ALPHA) -> float:
     """Nemenyi's critical difference of mean ranks (Demsar 2006, eq. 5): q_alpha sqrt(k (k + 1) / (6 N))."""
+    from scipy import stats
+
     q_alpha = stats.studentized_range.ppf(1 - alpha, n_methods, np.inf) / np.sqrt(2)
     return float(q_alpha * np.sqrt(n_methods * (n_methods + 1) / (6 * n_datasets)))
 
@@ -79,6 +78,9 @@ def friedman_nemenyi(ranks: pd.DataFrame) -> dict:
     ``ranks`` is datasets x methods. With fewer than 3 methods or 2 datasets
     there is no test (NaN statistics, Nemenyi p-values of 1).
     """
+    import scikit_posthocs as sp
+    from scipy import stats
+
     n, k = ranks.shape
     mean = ranks.mean(axis=0)
     out = {"n_datasets": n, "n_methods": k, "mean_ranks": mean, "chi2": np.nan, "p": np.nan,
@@ -157,6 +159,9 @@ def stats_markdown(results: dict[str, dict], alpha: float = ALPHA, heading: str 
 
 def cd_figure(results: dict[str, dict], alpha: float = ALPHA, heading: str = B.TITLE):
     """One critical-difference diagram per metric (Random in red): mean ranks, bars join indistinguishable methods."""
+    import scikit_posthocs as sp
+    from matplotlib import pyplot as plt
+
     metrics = list(results)
     rows = max(1, max(r["n_methods"] for r in results.values()) + 1) // 2  # label rows under each axis
     fig, axes = plt.subplots(len(metrics), 1, figsize=(11, (1.0 + 0.24 * rows) * len(metrics) + 0.6),
@@ -204,6 +209,8 @@ def prediction_t_test(x: np.ndarray, draws: np.ndarray) -> tuple[float, float]:
     Random draws that all agree give t = +-inf (p = 0) for a different value,
     t = 0 (p = 1) for the same; fewer than 2 draws give NaN (no test).
     """
+    from scipy import stats
+
     r = draws.size
     if r < 2:
         return np.nan, np.nan
@@ -275,6 +282,8 @@ def random_band(metrics: pd.DataFrame, method: str = REFERENCE, quantiles: tuple
 
 def _holm(p: pd.Series) -> pd.Series:
     """Holm-adjusted p-values; NaN (untested) stays NaN and does not count as a hypothesis."""
+    from statsmodels.stats.multitest import multipletests
+
     out = pd.Series(np.nan, index=p.index)
     tested = p.notna()
     if tested.any():

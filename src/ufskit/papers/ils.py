@@ -23,9 +23,8 @@ import re
 
 import numpy as np
 import pandas as pd
-from matplotlib import colormaps
-from scipy.stats import spearmanr
 
+# matplotlib and scipy.stats are imported by the functions using them: the workflow's start-up loads neither
 from .. import metrics as M
 from ..experiments import method_settings, params_slug
 from ..graph import pairwise_sq_dists
@@ -240,6 +239,8 @@ def variants_table(curves: pd.DataFrame, orders: dict[str, tuple[np.ndarray, dic
     IterativeLS-1's order with IterativeLS-2's features ranked by the number of
     its kept sets that hold them (for nested sets that is the order itself).
     """
+    from scipy.stats import spearmanr
+
     rows = []
     for dataset, group in curves.groupby("dataset", sort=True):
         a, b = _curve(group, ILS), _curve(group, ILS2)
@@ -462,6 +463,8 @@ def figure3(curves: pd.DataFrame, *, n_splits: int, protocol: str = "full"):
 
     ``n_splits``: the random training/test splits each point averages.
     """
+    from matplotlib import colormaps
+
     sizes = sorted(curves["n_train"].unique())
     fig, axes = panel_grid(len(sizes), ncols=len(sizes))
     settings = sorted(curves.loc[curves["method"] == ILS, "params"].unique(), key=_n_drop)

@@ -13,8 +13,8 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import spearmanr
 
+# scipy.stats is imported by the function using it: the workflow's DAG (ivfs_seed_plan) loads none
 from ..experiments import method_settings, params_slug
 from ..runs import fit_selector, to_selection
 from ..tables import markdown_table
@@ -34,6 +34,8 @@ def fit_group(methods: dict, protocol: dict, label: str) -> tuple[str, dict, lis
 def pairwise_agreement(scores: list[np.ndarray], orders: list[np.ndarray], top: int) -> dict:
     """Over every pair of seeds: Spearman's correlation of their scores (mean, min, max) and the mean share of
     their ``top`` first features in common."""
+    from scipy.stats import spearmanr
+
     if len(scores) < 2:
         raise ValueError(f"the agreement between seeds needs at least 2 of them, got {len(scores)}.")
     if not 1 <= top <= len(orders[0]):

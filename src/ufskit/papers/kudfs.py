@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import FuncFormatter
-from sklearn.decomposition import KernelPCA
 
+# matplotlib and scikit-learn (KernelPCA, ..cluster) are imported by the functions using them: start-up loads neither
 from .. import metrics as M
-from ..cluster import KernelKMeans
 from ..intermediates import read_json
 from ..kernels import distance_ratio, rbf_kernel
 from ..plots import count_axis, finish, method_style, panel_grid, plot_line
@@ -55,6 +53,8 @@ def kernel_pca_accuracy(X, y, counts, *, sigma: float, kmeans: dict, seed: int) 
     (its gamma = 1 / (2 sigma^2)), dense eigensolver. K-means runs are seeded as
     the generic evaluation seeds them: ``derive_seed(seed, "kmeans", m)``.
     """
+    from sklearn.decomposition import KernelPCA
+
     X = check_data(X)
     counts = sorted({int(c) for c in counts})
     if not counts or counts[0] < 1 or counts[-1] > X.shape[0]:
@@ -74,6 +74,8 @@ def kernel_pca_accuracy(X, y, counts, *, sigma: float, kmeans: dict, seed: int) 
 
 def kernel_kmeans_accuracy(X, y, *, sigma: float, kmeans: dict, seed: int) -> pd.DataFrame:
     """Kernel K-means ACC on all features: mean over ``n_runs`` runs of ``n_init`` k-means++ starts each."""
+    from ..cluster import KernelKMeans
+
     X = check_data(X)
     K = rbf_kernel(X, sigma=sigma)
     c = int(np.unique(y).size)
@@ -259,6 +261,8 @@ def figure1(curves: dict[str, pd.DataFrame], dataset: str, *, kernel: str = "RBF
 
     ``kernel`` names the kernel that ran (e.g. "RBF kernel, sigma = 1"), for the title.
     """
+    from matplotlib.ticker import FuncFormatter
+
     first = next(iter(curves.values()))
     for label, c in curves.items():
         if not np.allclose(c["unordered"], first["unordered"], rtol=1e-10, atol=0):

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import scipy.linalg
-from matplotlib import colormaps
 
+# matplotlib, scipy.linalg and ..selectors.nrfs (scikit-learn) are imported by the functions using them (start-up)
 from .. import metrics as M
 from ..experiments import settings_by_slug
 from ..graph import pairwise_sq_dists
 from ..plots import count_axis, finish, method_style, panel_grid, plot_line, shade_band
 from ..runs import fit_run
 from ..seeds import derive_seed
-from ..selectors.nrfs import adaptive_sigma
 from ..tables import markdown_table
 from . import NOT_RUN, REFERENCE, extra_note, read_published, shown_label  # noqa: F401  (read_published: re-exported)
 from . import verdict as _verdict
@@ -45,6 +43,10 @@ def njw_embedding(X, n_clusters: int, *, sigma=None) -> np.ndarray:
     ``sigma=None`` takes NRFS's adaptive width (mean distance to the round(n / c)
     nearest instances, Sec. VI-A).
     """
+    import scipy.linalg
+
+    from ..selectors.nrfs import adaptive_sigma
+
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[0]
     if not 1 <= n_clusters < n:
@@ -398,6 +400,8 @@ def figure5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict, *, ban
 
 def figure6(qcurves: pd.DataFrame, groups: dict, *, protocol: str = "full"):
     """Fig. 6: NRFS's NMI for each q, one panel per dataset."""
+    from matplotlib import colormaps
+
     datasets = _panel_order(qcurves["dataset"].unique(), groups)
     fig, axes = panel_grid(max(1, len(datasets)), ncols=4)
     colours = colormaps["viridis"](np.linspace(0.0, 0.85, max(1, qcurves["q"].nunique())))

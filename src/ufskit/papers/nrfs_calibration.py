@@ -21,8 +21,8 @@ import itertools
 
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import NullLocator
 
+# matplotlib is imported by the function drawing: the workflow's start-up loads none
 from .. import metrics as M
 from ..plots import finish, panel_grid, plot_line
 from ..seeds import derive_seed
@@ -360,6 +360,8 @@ def figure_sensitivity(frame: pd.DataFrame, published: pd.DataFrame, base: dict,
     values as stars on it; the figure reading (Fig. 1's axes, ``FIGURE_READING``) or the paper's
     stated count (80 noisy instances) a dashed line.
     """
+    from matplotlib.ticker import NullLocator
+
     parameters = list(dict.fromkeys(frame["parameter"]))
     fig, axes = panel_grid(len(parameters), ncols=len(parameters), panel_size=(4.2, 3.2))
     pub = published.set_index("method")["nmi_all_instances"]

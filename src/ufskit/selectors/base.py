@@ -9,7 +9,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..validation import check_scale, column_extremes, flat_features, resolve_count
 from .constraints import FRACTION, POSITIVE_INT
-from .ties import rank_with_ties
+from .ties import order_from_ranking, rank_with_ties
 
 
 def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
@@ -26,11 +26,6 @@ def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
     ranking = np.empty(scores.size, dtype=np.int64)
     ranking[order] = np.arange(1, scores.size + 1)
     return ranking
-
-
-def order_from_ranking(ranking: np.ndarray) -> np.ndarray:
-    """Feature indices from best to worst: ``order[0]`` is the feature with rank 1."""
-    return np.argsort(np.asarray(ranking), kind="stable")
 
 
 class ScoreSelector(SelectorMixin, BaseEstimator):

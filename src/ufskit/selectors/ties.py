@@ -51,6 +51,11 @@ def n_untied(scores: np.ndarray) -> int:
     return int(np.count_nonzero(counts[inverse.ravel()] == 1))
 
 
+def order_from_ranking(ranking: np.ndarray) -> np.ndarray:
+    """Feature indices from best to worst: ``order[0]`` is the feature with rank 1."""
+    return np.argsort(np.asarray(ranking), kind="stable")
+
+
 def rank_with_ties(scores: np.ndarray, random_state=None) -> tuple[np.ndarray, int]:
     """RFE-style ranks (1 = best, ``-inf`` = unscored, last) with ties broken by ``tie_keys``; and ``n_ranked``.
 
