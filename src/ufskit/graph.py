@@ -12,10 +12,14 @@ that "the k = 5 heat-kernel graph" means the same thing everywhere:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import scipy.sparse as sp
 
 from .validation import shifted_to_minimum
+
+if TYPE_CHECKING:  # scipy.sparse is imported by knn_graph: the workflow's start-up, through the papers, loads none
+    import scipy.sparse as sp
 
 
 def pairwise_sq_dists(X: np.ndarray, Y: np.ndarray | None = None, products: np.ndarray | None = None) -> np.ndarray:
@@ -91,6 +95,8 @@ def knn_graph(
     samples, neighbours still by Euclidean distance). ``D2`` may pass precomputed
     squared distances to share them between calls.
     """
+    import scipy.sparse as sp
+
     if D2 is None:
         D2 = pairwise_sq_dists(X)
     n = D2.shape[0]

@@ -11,10 +11,8 @@ d x d matrix is ever formed.
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
-import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
+# scipy is imported by the eigensolver below: the workflow's start-up, through the papers, loads none
 # above this many samples a sparse graph's eigenvectors come from ARPACK
 # (Lanczos) instead of a dense LAPACK decomposition of an n x n matrix
 DENSE_EIGEN_MAX_SAMPLES = 2000
@@ -79,6 +77,10 @@ def smallest_nontrivial_eigenpairs(W, k: int, dense_max_samples: int = DENSE_EIG
     Signs are fixed so that each eigenvector's entry of largest magnitude is
     positive, which makes the output deterministic.
     """
+    import scipy.linalg
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+
     n = W.shape[0]
     if not 1 <= k <= n - 1:
         raise ValueError(f"asked for {k} non-trivial eigenvectors; a graph on {n} samples has at most {n - 1}.")
