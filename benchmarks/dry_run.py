@@ -3,8 +3,9 @@
 Runs the dry run ``--runs`` times (in a scratch working directory, so no results are found and the whole DAG is
 built) and prints the median wall time and CPU time (user + sys, less sensitive to other load on the machine),
 for two targets: the default one, and ``results/excluded_datasets.md``, whose DAG is one job, so that its time is
-that of start-up and parsing (imports, config checks). With ``--baseline REV`` the same is timed for the git
-revision REV (exported to a scratch folder), for before/after numbers.
+that of start-up and parsing (imports, config checks); and ``snakemake --version``, Snakemake's own start-up, the
+floor of both. With ``--baseline REV`` the same is timed for the git revision REV (exported to a scratch folder),
+for before/after numbers.
 
     python benchmarks/dry_run.py --runs 5 --baseline main
 """
@@ -30,6 +31,11 @@ def time_dry_run(tree: Path, configfiles: list[str], target: str | None, workdir
     cmd = [sys.executable, "-m", "snakemake", *([target] if target else []), "--snakefile", str(tree / "Snakefile"),
            "-n", "--quiet", "--configfile", *[str(tree / c) for c in configfiles]]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree / "src"), os.environ.get("PYTHONPATH", "")])}
+    return time_command(cmd, workdir, env)
+
+
+def time_command(cmd: list[str], workdir: Path, env: dict | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of running ``cmd`` in ``workdir``; a failure stops the benchmark with its error."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True)
@@ -73,6 +79,9 @@ def main() -> None:
         print(f"snakemake -n --configfile {' '.join(args.configfile)}: median of {args.runs} runs "
               f"(load average {os.getloadavg()[0]:.1f} at the start)")
         print(f"{'tree':<24} {'target':<16} {'wall s':>7} {'CPU s':>7}")
+        floor = [time_command([sys.executable, "-m", "snakemake", "--version"], ROOT) for _ in range(args.runs)]
+        print(f"{'snakemake alone':<24} {'--version':<16} {statistics.median(t[0] for t in floor):7.2f} "
+              f"{statistics.median(t[1] for t in floor):7.2f}")
         for name, tree in trees.items():
             for label, (wall, cpu) in measure(tree, args.configfile, args.runs).items():
                 print(f"{name:<24} {label:<16} {wall:7.2f} {cpu:7.2f}")
