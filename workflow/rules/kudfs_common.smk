@@ -103,6 +103,41 @@ def kudfs_ratio_files(name):
     }
 
 
+def kudfs_chance_names():
+    """The kernel-UDFS experiments Table 1 takes a method from (roles udfs and table1): rule kudfs_chance's."""
+    return [
+        n
+        for n, e in config["experiments"].items()
+        if e["paper"] == "kudfs" and e.get("role") in KUDFS_PAPER.ROLE_METHOD
+    ]
+
+
+def kudfs_chance_params(wildcards):
+    """Rule kudfs_chance: (G, reps) of the method Table 1 takes from the experiment, its metric options (the pool
+    is evaluated as the method is) and the seed of the pool (the run's identity)."""
+    exp = config["experiments"][wildcards.experiment]
+    method = KUDFS_PAPER.ROLE_METHOD[exp["role"]]
+    return {
+        "shape": KUDFS_PAPER.chance_shape(exp, method),
+        "metrics": ex.method_metrics(exp, method),
+        "seed": experiment_seed(wildcards.experiment, wildcards.dataset, "chance"),
+    }
+
+
+def kudfs_chance_files(report, role):
+    """The pools of random orders of the report's experiment of `role`, one per dataset (rule kudfs_chance)."""
+    name = kudfs_require(report, role)
+    return [f"results/{name}/kudfs/chance/{d}.parquet" for d in experiment_datasets(name)]
+
+
+def kudfs_chance_shapes(report):
+    """Method -> (G, reps) of Table 1's chance columns, each from the experiment Table 1 takes the method from."""
+    return {
+        method: KUDFS_PAPER.chance_shape(config["experiments"][kudfs_require(report, role)], method)
+        for role, method in KUDFS_PAPER.ROLE_METHOD.items()
+    }
+
+
 def kudfs_targets(report):
     """The paper's tables and figures for `report`, for the roles its experiments cover."""
     have = {role for role in KUDFS_ROLES if kudfs_experiment(report, role)}
@@ -121,3 +156,4 @@ def kudfs_targets(report):
 PAPER_TARGETS["kudfs"] = kudfs_targets
 
 KUDFS_REPORT_RE = exactly(KUDFS_REPORTS)
+KUDFS_CHANCE_EXPERIMENT = exactly(kudfs_chance_names())
