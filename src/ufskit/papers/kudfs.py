@@ -290,7 +290,7 @@ def _chance_markdown(table: pd.DataFrame) -> str:
         return ""
     column = {method: column for column, method in CHANCE_COLUMNS.items()}
     methods = list(dict.fromkeys(chance["method"]))
-    g = chance.groupby("method")["G"].agg(lambda v: "/".join(str(int(x)) for x in sorted(v.unique())))
+    g = chance.groupby("method")["G"].agg(_g_text)
     cells = chance.set_index(["dataset", "method"])
     mine = table.set_index("dataset")
     rows = [[ds] + [_chance_cell(mine.loc[ds, column[m]], cells.loc[ds, m]) if (ds, m) in cells.index else ""
@@ -302,6 +302,11 @@ def _chance_markdown(table: pd.DataFrame) -> str:
               "random feature orders): the best over G settings (each the mean of the method's repetitions) and the "
               "counts 1..d, as the method's value is. See docs/fidelity/readings.md, Chance under the same "
               "selection.\n")
+
+
+def _g_text(g: pd.Series) -> str:
+    """The G values of a chance column as text ("8"; "3/8" if they differ)."""
+    return "/".join(str(int(x)) for x in sorted(g.dropna().unique()))
 
 
 def _chance_cell(value, chance: pd.Series) -> str:
@@ -412,8 +417,7 @@ def _beats_chance(table: pd.DataFrame) -> str:
         return ""
     won = [sum(C.beats(v, c, METRIC) is True for v, c in zip(mine[column], mine["kernel_udfs_chance"]))
            for column in ("kernel_udfs", "kernel_udfs_published")]
-    g = "/".join(str(int(x)) for x in sorted(mine["kernel_udfs_G"].unique()))
-    return (f". Kernel UDFS beats Random, best of G = {g} (the same selection), on {won[0]}/{len(mine)} datasets "
+    return (f". Kernel UDFS beats Random, best of G = {_g_text(mine['kernel_udfs_G'])} (the same selection), on {won[0]}/{len(mine)} datasets "
             f"(the published values: {won[1]}/{len(mine)})")
 
 
