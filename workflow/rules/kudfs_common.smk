@@ -124,10 +124,27 @@ def kudfs_chance_params(wildcards):
     }
 
 
+def kudfs_chance_source(name):
+    """The experiment whose pools serve `name`: a reading's derived experiment takes its main one's (the same seeds)
+    when the pools' other inputs are the same too (prepared data, the method's metric options and (G, reps))."""
+    main = READINGS.seed_identity(name)
+    if main == name:
+        return name
+    exp, base = config["experiments"][name], config["experiments"][main]
+    method = KUDFS_PAPER.ROLE_METHOD[exp["role"]]
+    same = (
+        exp["preprocess"] == base["preprocess"]
+        and set(experiment_datasets(name)) <= set(experiment_datasets(main))
+        and ex.method_metrics(exp, method) == ex.method_metrics(base, method)
+        and KUDFS_PAPER.chance_shape(exp, method) == KUDFS_PAPER.chance_shape(base, method)
+    )
+    return main if same else name
+
+
 def kudfs_chance_files(report, role):
     """The pools of random orders of the report's experiment of `role`, one per dataset (rule kudfs_chance)."""
     name = kudfs_require(report, role)
-    return [f"results/{name}/kudfs/chance/{d}.parquet" for d in experiment_datasets(name)]
+    return [f"results/{kudfs_chance_source(name)}/kudfs/chance/{d}.parquet" for d in experiment_datasets(name)]
 
 
 def kudfs_chance_shapes(report):
