@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.colors import to_rgb
 
 from ufskit import plots
 from ufskit.papers import EXTRA_MARK, added_styles, ils, kudfs, nrfs, paper_rows, with_in_paper
@@ -29,11 +30,11 @@ def _saved(fig, tmp_path) -> bool:
 
 
 def test_an_added_method_has_a_style_no_paper_method_has():
-    paper = {(color, marker) for color, marker in plots.METHOD_STYLE.values()}
+    paper = set(plots.METHOD_STYLE.values()) | {(s["color"], s["marker"]) for s in C.REFERENCE_STYLE.values()}
     for i in range(len(plots.ADDED_STYLES)):
         style = plots.method_style("NRFS", 2, added=i)  # whatever its label
-        assert (style["color"], style["marker"]) not in paper and style["linestyle"] == "-."
-        assert style["marker"] not in {marker for _, marker in paper}
+        assert style["linestyle"] == plots.ADDED_LINESTYLE and style["marker"] not in {marker for _, marker in paper}
+        assert style["color"] not in {color for color, _ in paper} | {"black", "gray"}  # nor a reference line's
     assert plots.method_style("NRFS", 0)["color"] == "tab:red"  # the paper's methods keep theirs
     table = with_in_paper(pd.DataFrame({"method": ["NRFS", "Mine", "Yours", "Mine"]}),
                           {**METHODS, "Yours": {"selector": "SPEC", "extra": True}})
@@ -77,7 +78,7 @@ def test_nrfs_fig6_draws_an_added_method_beside_nrfs_q_curves(tmp_path):
     fig = nrfs.figure6(qcurves, {"Brain_Tumor2": "microarray", "Leukemia2": "microarray"}, added=added)
     lines = _lines(fig)
     assert {"q=30", "q=50", MINE} <= set(lines)
-    assert lines[MINE].get_linestyle() == "-." and lines[MINE].get_color() == plots.ADDED_STYLES[0][0]
+    assert (lines[MINE].get_color(), lines[MINE].get_marker()) == plots.ADDED_STYLES[0]
     assert _saved(fig, tmp_path)
     without = nrfs.figure6(qcurves, {"Brain_Tumor2": "microarray"})
     assert MINE not in _lines(without)
@@ -92,7 +93,7 @@ def test_nrfs_fig7_has_a_marked_bar_of_an_added_method_and_claim_fig7_ignores_it
     ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert ticks == ["LS", "NRFS-1", MINE]  # the paper's order, the added method last
     bars = fig.axes[0].patches
-    assert bars[-1].get_facecolor()[:3] == pytest.approx((0.0, 0.0, 0.0))  # the added colour (black)
+    assert bars[-1].get_facecolor()[:3] == pytest.approx(to_rgb(plots.ADDED_STYLES[0][0]))  # the added colour
     assert _saved(fig, tmp_path)
     assert nrfs.claim_fig7(paper_rows(times)) == nrfs.claim_fig7(times[times["method"] != "Mine"])
 
@@ -112,7 +113,7 @@ def test_the_sensitivity_sweep_fits_an_added_method_and_leaves_the_others_points
     published = pd.DataFrame({"method": ["K-means", "LS"], "nmi_all_instances": 0.2, "nmi_normal_instances": 0.3})
     fig = C.figure_sensitivity(frame, published, {"noise_scale": 150.0}, protocol="quick")
     lines = _lines(fig)
-    assert {"K-means", "LS", MINE} <= set(lines) and lines[MINE].get_linestyle() == "-."
+    assert {"K-means", "LS", MINE} <= set(lines) and lines[MINE].get_color() == plots.ADDED_STYLES[0][0]
     assert _saved(fig, tmp_path)
 
 
@@ -154,7 +155,7 @@ def test_kudfs_fig1_draws_an_added_method_on_its_own_features(tmp_path, rng):
     mine = kudfs.distance_ratio_curves(X, y, np.arange(4))  # a selector ranking the original features
     fig = kudfs.figure1(curves, "toy", added={MINE: mine}, protocol="smoke")
     lines = _lines(fig)
-    assert f"ordered by {MINE}" in lines and lines[f"ordered by {MINE}"].get_linestyle() == "-."
+    assert lines[f"ordered by {MINE}"].get_color() == plots.ADDED_STYLES[0][0]
     whole = lines[f"all features ranked by {MINE}"]
     assert whole.get_ydata()[0] == pytest.approx(mine["all_features"].iloc[0])
     assert _saved(fig, tmp_path)

@@ -40,9 +40,11 @@ METHOD_STYLE = {
     "KernelPCA": ("tab:blue", "s"),
     "KernelKMeans": ("tab:green", "D"),
 }
-# Methods added by the config's extra_methods (not in the paper): dark colours and marker shapes no paper method
-# uses, a dash-dot line, so a user's selector never takes a paper method's look; the i-th added method the i-th.
-ADDED_STYLES = (("black", "h"), ("tab:brown", "p"), ("darkslategray", "H"), ("darkgoldenrod", "8"))
+# Methods added by the config's extra_methods (not in the paper): colours and marker shapes no paper method or
+# reference line uses, a dash-dot-dot line no layer uses, so a user's selector never takes a paper method's look;
+# the i-th added method of a figure takes the i-th.
+ADDED_STYLES = (("darkgoldenrod", "h"), ("teal", "p"), ("indigo", "H"), ("magenta", "8"))
+ADDED_LINESTYLE = (0, (6, 2, 1, 2, 1, 2))
 # Curves drawn later in a panel are thinner, smaller and dashed, so a curve that coincides with an
 # earlier one shows as a thin line inside a thick one instead of hiding it.
 LINE_STYLES = ("-", "--", "-.", ":")
@@ -62,12 +64,12 @@ def method_style(method: str, layer: int = 0, *, added: int | None = None) -> di
     Unknown labels get matplotlib's colour cycle and a dot. Layer 0 is drawn widest; each later
     layer is narrower, with smaller markers, another dash pattern and a higher z-order. ``added``: the
     index of a method added by ``extra_methods`` among the figure's added ones; it takes ``ADDED_STYLES``
-    (cycled) and a dash-dot line instead, whatever its label, so it is never mistaken for a paper method.
+    (cycled) and ``ADDED_LINESTYLE`` instead, whatever its label, so it is never mistaken for a paper method.
     """
     color, marker = METHOD_STYLE.get(method, (None, ".")) if added is None else ADDED_STYLES[added % len(ADDED_STYLES)]
     return {"color": color, "marker": marker, "markersize": max(8.0 - 2.5 * layer, 3.0 if added is None else 5.0),
             "linewidth": max(3.0 - 1.0 * layer, 0.8),
-            "linestyle": LINE_STYLES[layer % len(LINE_STYLES)] if added is None else "-.",
+            "linestyle": LINE_STYLES[layer % len(LINE_STYLES)] if added is None else ADDED_LINESTYLE,
             "zorder": 2 + layer, "label": method}
 
 
