@@ -133,6 +133,7 @@ rule kudfs_table1:
 rule kudfs_fig1:
     input:
         ratios=lambda w: list(kudfs_ratio_files(kudfs_require(w.report, "fig1")).values()),
+        added=lambda w: list(kudfs_added_ratio_files(kudfs_require(w.report, "fig1")).values()),
     output:
         png=paper_report("results/{report}/fig1.png", "kudfs", "kudfs_fig1"),
         pdf="results/{report}/fig1.pdf",
@@ -145,6 +146,7 @@ rule kudfs_fig1:
     params:
         run=report_run,
         labels=lambda w: list(kudfs_ratio_files(kudfs_require(w.report, "fig1"))),
+        added=lambda w: list(kudfs_added_ratio_files(kudfs_require(w.report, "fig1"))),
         dataset=lambda w: experiment_datasets(kudfs_require(w.report, "fig1"))[0],
         kernel=lambda w: kudfs_kernel_text(kudfs_require(w.report, "fig1")),
     script:
@@ -166,6 +168,7 @@ rule kudfs_fig2_data:
         ENV
     params:
         labels=lambda w: kudfs_setting_labels(kudfs_require(w.report, "fig2")),
+        extra=lambda w: extra_labels(config["experiments"][kudfs_require(w.report, "fig2")]["methods"]),
     script:
         "../../scripts/kudfs_fig2_data.py"
 

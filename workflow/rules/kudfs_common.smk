@@ -1,6 +1,7 @@
 # Input functions, targets and constants of the KUDFS paper's rules (kudfs.smk).
 
 
+from ufskit.papers import EXTRA_MARK, extra_labels
 from ufskit.papers import kudfs as KUDFS_PAPER
 
 # ---- input functions --------------------------------------------
@@ -90,14 +91,19 @@ def kudfs_competitor_files(name):
     ]
 
 
-def kudfs_ratio_files(name):
-    """Setting label -> distance-ratio curves of the fig1 experiment's kernel-UDFS runs (first repetition)."""
+def kudfs_ratio_file(name, method, slug):
+    """The distance-ratio curves of one setting of a method of the fig1 experiment (first repetition)."""
     datasets = experiment_datasets(name)
     if len(datasets) != 1:
         raise ValueError(f"experiment {name!r}: Fig. 1 is drawn for one dataset, got {datasets}.")
+    return f"results/{name}/kudfs/distance_ratio/{datasets[0]}/{method}/{slug}/rep0.parquet"
+
+
+def kudfs_ratio_files(name):
+    """Setting label -> distance-ratio curves of the fig1 experiment's kernel-UDFS runs (first repetition)."""
     labels = kudfs_setting_labels(name)
     return {
-        labels[slug]: f"results/{name}/kudfs/distance_ratio/{datasets[0]}/{m}/{slug}/rep0.parquet"
+        labels[slug]: kudfs_ratio_file(name, m, slug)
         for m in kudfs_methods(name)
         for slug in ex.settings_by_slug(config["experiments"][name], m)
     }
@@ -153,6 +159,19 @@ def kudfs_chance_shapes(report):
         method: KUDFS_PAPER.chance_shape(config["experiments"][kudfs_require(report, role)], method)
         for role, method in KUDFS_PAPER.ROLE_METHOD.items()
     }
+
+
+def kudfs_added_ratio_files(name):
+    """Label (the method marked not in the paper, and its grid setting) -> distance-ratio curves of the fig1
+    experiment's methods added by `extra_methods` (first repetition), one curve per setting as kernel UDFS's."""
+    exp = config["experiments"][name]
+    files = {}
+    for m in extra_labels(exp["methods"]):
+        keys = sorted(exp["methods"][m].get("grid", {}))
+        for slug, params in ex.settings_by_slug(exp, m).items():
+            label = m + EXTRA_MARK + "".join(f", {k}={params[k]}" for k in keys)
+            files[label] = kudfs_ratio_file(name, m, slug)
+    return files
 
 
 def kudfs_targets(report):

@@ -33,7 +33,7 @@ from ..plots import count_axis, finish, method_style, panel_grid, plot_line
 from ..seeds import derive_seed
 from ..tables import markdown_table
 from ..validation import check_data
-from . import EXTRA_MARK, EXTRA_NOTE, claims_frame
+from . import EXTRA_MARK, EXTRA_NOTE, added_styles, claims_frame, shown_label
 from . import read_published as _read_published
 from .spec import PaperSpec, Published, melt_columns, reader_rows
 
@@ -316,33 +316,48 @@ def _chance_cell(value, chance: pd.Series) -> str:
 
 
 def fig2_curves(kernel: pd.DataFrame, competitors: pd.DataFrame, dims: dict,
-                labels: dict | None = None) -> pd.DataFrame:
+                labels: dict | None = None, extra=()) -> pd.DataFrame:
     """Fig. 2's curves: ACC per dataset, method and count 1..d (Kernel K-means: one row, count NA).
 
     Kernel UDFS is tuned over its settings at each count (the best mean ACC;
-    ``setting`` says which); Kernel PCA has no parameter to tune.
+    ``setting`` says which); Kernel PCA has no parameter to tune. ``extra``: labels of methods added to the
+    Fig. 2 experiment (``extra_methods``), each tuned over its settings at each count as kernel UDFS is, and a
+    column ``in_paper`` (False on their rows; absent without them).
     """
     labels = labels or {}
-    k = within_dims(kernel[kernel["method"] == KUDFS], dims)
-    mean = k.groupby(["dataset", "params", "n_features"], as_index=False)["value"].mean()
-    best = mean.loc[mean.groupby(["dataset", "n_features"])["value"].idxmax()]
-    best = best.assign(method=KUDFS, setting=best["params"].map(lambda s: labels.get(s, s)))
     comp = competitors[competitors["metric"] == METRIC]
     pca = within_dims(comp[comp["method"] == KPCA], dims).assign(setting="")
     kkm = comp[comp["method"] == KKMEANS].assign(setting="")
     cols = ["dataset", "method", "n_features", "value", "setting"]
-    out = pd.concat([best[cols], pca[cols], kkm[cols]], ignore_index=True)
+    tuned = [_tuned_per_count(kernel, method, dims, labels)[cols] for method in (KUDFS, *extra)]
+    out = pd.concat([*tuned, pca[cols], kkm[cols]], ignore_index=True)
     out["n_features"] = out["n_features"].astype("Int64")
+    if len(extra):
+        out["in_paper"] = ~out["method"].isin(extra)
     return out.rename(columns={"value": "acc"}).sort_values(["dataset", "method", "n_features"], ignore_index=True)
+
+
+def _tuned_per_count(frame: pd.DataFrame, method: str, dims: dict, labels: dict) -> pd.DataFrame:
+    """``method``'s best mean ACC over its settings at each dataset and count 1..d, ``setting`` saying which."""
+    rows = within_dims(frame[frame["method"] == method], dims)
+    if rows.empty:
+        raise ValueError(f"Fig. 2: no {METRIC} rows of method {method!r} at counts 1..d.")
+    mean = rows.groupby(["dataset", "params", "n_features"], as_index=False)["value"].mean()
+    best = mean.loc[mean.groupby(["dataset", "n_features"])["value"].idxmax()]
+    return best.assign(method=method, setting=best["params"].map(lambda s: labels.get(s, s)))
 
 
 # ---------------------------------------------------------------- figures
 
 
-def figure1(curves: dict[str, pd.DataFrame], dataset: str, *, kernel: str = "RBF kernel", protocol: str = "full"):
+def figure1(curves: dict[str, pd.DataFrame], dataset: str, *, kernel: str = "RBF kernel",
+            added: dict[str, pd.DataFrame] | None = None, protocol: str = "full"):
     """Fig. 1: distance ratio vs number of kernel features, unordered and ordered per setting, all as dashed.
 
-    ``kernel`` names the kernel that ran (e.g. "RBF kernel, sigma = 1"), for the title.
+    ``kernel`` names the kernel that ran (e.g. "RBF kernel, sigma = 1"), for the title. ``added``: label
+    (marked not in the paper) -> ``distance_ratio_curves`` of a method added by ``extra_methods``, one per setting
+    as kernel UDFS's, drawn in the added style; a method ranking the original features is drawn on them, with the
+    ratio of all of them as a dotted line in its colour.
     """
     first = next(iter(curves.values()))
     for label, c in curves.items():
@@ -357,9 +372,19 @@ def figure1(curves: dict[str, pd.DataFrame], dataset: str, *, kernel: str = "RBF
                   label=f"ordered by kernel UDFS, {label}")
     ax.axhline(first["all_features"].iloc[0], color="black", linestyle="--", linewidth=1.2,
                label="all kernel features")
+    drawn = [first["all_features"].iloc[0]]
+    for index, (label, c) in enumerate((added or {}).items()):
+        (line,) = plot_line(ax, c["n_features"], c["ordered"], label, len(curves) + 1 + index, added=index,
+                            markevery=0.1, label=f"ordered by {label}")
+        whole = c["all_features"].iloc[0]
+        if not np.isclose(drawn, whole, rtol=1e-10, atol=0).any():
+            ax.axhline(whole, color=line.get_color(), linestyle=":", linewidth=1.2,
+                       label=f"all features ranked by {label.split(',')[0]}")
+            drawn.append(whole)
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))  # counts: 1, 10, 100
-    ax.set_xlabel("number of kernel features (log scale)")
+    ax.set_xlabel("number of kernel features (log scale)" if not added else
+                  "number of features: kernel features, or an added method's own (log scale)")
     ax.set_ylabel("distance ratio (within / between)")
     ax.grid(alpha=0.3)
     return finish(fig, [ax], title=f"Fig. 1: distance ratio on {dataset}, {kernel}", protocol=protocol)
@@ -369,15 +394,19 @@ def figure2(curves: pd.DataFrame, published: pd.DataFrame | None = None, *, kern
             protocol: str = "full"):
     """Fig. 2: ACC vs number of selected features per dataset (kernel UDFS, Kernel PCA, Kernel K-means).
 
-    ``kernel`` names the kernel that ran (e.g. "RBF kernel, sigma = 1"), for the title.
+    ``kernel`` names the kernel that ran (e.g. "RBF kernel, sigma = 1"), for the title. Methods added by
+    ``extra_methods`` (``in_paper`` False in ``curves``: tuned per count as kernel UDFS) are drawn after the
+    paper's, in their added style, marked not in the paper.
     """
     datasets = list(dict.fromkeys(curves["dataset"]))
+    added = added_styles(curves)
     fig, axes = panel_grid(len(datasets), ncols=3)
     for ax, ds in zip(axes, datasets):
         part = curves[curves["dataset"] == ds]
-        for layer, (method, label) in enumerate(((KUDFS, "kernel UDFS (tuned)"), (KPCA, "Kernel PCA"))):
+        shown = ((KUDFS, "kernel UDFS (tuned)"), (KPCA, "Kernel PCA"), *((m, shown_label(m, curves)) for m in added))
+        for layer, (method, label) in enumerate(shown):
             line = part[part["method"] == method]
-            plot_line(ax, line["n_features"], 100 * line["acc"], method, layer, label=label)
+            plot_line(ax, line["n_features"], 100 * line["acc"], method, layer, label=label, added=added.get(method))
         kkm = part[part["method"] == KKMEANS]["acc"]
         if not kkm.empty:
             ax.axhline(100 * kkm.iloc[0], **{**method_style(KKMEANS, 2), "marker": None, "linestyle": "--",
