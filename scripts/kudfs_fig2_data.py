@@ -10,6 +10,7 @@ log = start(snakemake.log[0])
 inp = snakemake.input
 dims = kudfs.read_dims(inp.summaries)
 competitors = pd.concat([read_parquet(p) for p in inp.competitors], ignore_index=True)
-curves = kudfs.fig2_curves(read_parquet(inp.kernel), competitors, dims, labels=snakemake.params.labels)
+curves = kudfs.fig2_curves(read_parquet(inp.kernel), competitors, dims, labels=snakemake.params.labels,
+                           extra=snakemake.params.extra)  # added methods: tuned per count, in_paper False
 curves.to_csv(snakemake.output[0], index=False)
 log.info("%d curve points", len(curves))

@@ -1,6 +1,8 @@
-"""Rule nrfs_sensitivity: NMI of every Table I method as one generator option of the synthetic data moves."""
+"""Rule nrfs_sensitivity: NMI of every Table I method (added ones too) as one generator option of the synthetic data
+moves."""
 
 from ufskit.experiments import resolve_params
+from ufskit.papers import with_in_paper
 from ufskit.papers.nrfs_calibration import sensitivity
 from ufskit.runlog import start
 from ufskit.seeds import derive_seed
@@ -14,5 +16,7 @@ setting = p.sensitivity
 frame = sensitivity(dict(p.base), setting["sweeps"], methods,
                     data_seeds=[derive_seed(p.seed, "data", i) for i in range(setting["data_seeds"])],
                     kmeans={"n_init": setting["kmeans_starts"], "max_iter": 100}, seed=p.seed)
+# a method added by extra_methods: in_paper False (drawn, not in the robustness claim)
+frame = with_in_paper(frame, {m: spec or {} for m, spec in p.methods.items()})
 frame.to_csv(snakemake.output[0], index=False)
 log.info("%d sweep points x %d methods", frame.groupby(["parameter", "value"]).ngroups, len(methods))

@@ -51,6 +51,14 @@ def test_kudfs_smoke_end_to_end(tmp_path, mirror):
     assert 1 <= row["kernel_udfs_n_features"] <= 5  # count 6 is evaluated but lies beyond d = 5
     assert row["kernel_udfs_setting"] in ("kernel_const=0.1", "kernel_const=0.5")
     assert f"{row['kernel_udfs']:.1f} (92.8)" in (report / "table1.md").read_text()
+    # Random under the same selection: G = 1 for UDFS, the grid's 2 widths for kernel UDFS, ACC (%) with a spread
+    assert (row["udfs_G"], row["kernel_udfs_G"]) == (1, 2)
+    for col in ("udfs_chance", "kernel_udfs_chance"):
+        assert 30.0 <= row[col] <= 100.0 and row[f"{col}_std"] >= 0, col
+    pool = pd.read_parquet(tmp_path / "results/smoke_kudfs_table1/kudfs/chance/thyroid.parquet")
+    acc = pool[pool["metric"] == "kmeans_acc"]
+    assert pool["params"].nunique() == 10 and sorted(acc["n_features"].unique()) == [1, 2, 3, 4, 5]
+    assert "## Random, best of G" in (report / "table1.md").read_text()
 
     curves = pd.read_csv(report / "fig2.csv")
     assert set(curves["method"]) == {"KernelUDFS", "KernelPCA", "KernelKMeans"}
@@ -63,6 +71,7 @@ def test_kudfs_smoke_end_to_end(tmp_path, mirror):
     assert len(verdict_rows) == 3
     assert all(("| holds |" in line) != ("| does not hold |" in line) for line in verdict_rows)
     assert f"thyroid: {row['kernel_udfs']:.1f} vs UDFS {row['udfs']:.1f}" in claims
+    assert "Kernel UDFS beats Random, best of G = 2 (the same selection), on" in claims
 
     for name in ("fig1", "fig2"):
         assert (report / f"{name}.png").stat().st_size > 10_000

@@ -40,6 +40,11 @@ METHOD_STYLE = {
     "KernelPCA": ("tab:blue", "s"),
     "KernelKMeans": ("tab:green", "D"),
 }
+# Methods added by the config's extra_methods (not in the paper): colours and marker shapes no paper method or
+# reference line uses, a dash-dot-dot line no layer uses, so a user's selector never takes a paper method's look;
+# the i-th added method of a figure takes the i-th.
+ADDED_STYLES = (("darkgoldenrod", "h"), ("teal", "p"), ("indigo", "H"), ("magenta", "8"))
+ADDED_LINESTYLE = (0, (6, 2, 1, 2, 1, 2))
 # Curves drawn later in a panel are thinner, smaller and dashed, so a curve that coincides with an
 # earlier one shows as a thin line inside a thick one instead of hiding it.
 LINE_STYLES = ("-", "--", "-.", ":")
@@ -53,25 +58,29 @@ BEYOND_RANKED_LABEL = "ringed: count beyond the method's ranked features"
 _MARGIN_IN = 2 / 72  # free margin kept around everything on the canvas (inches); the layout keeps 2/72 or more
 
 
-def method_style(method: str, layer: int = 0) -> dict:
+def method_style(method: str, layer: int = 0, *, added: int | None = None) -> dict:
     """Matplotlib keyword arguments for a method label (colour, marker) drawn as the ``layer``-th curve of a panel.
 
     Unknown labels get matplotlib's colour cycle and a dot. Layer 0 is drawn widest; each later
-    layer is narrower, with smaller markers, another dash pattern and a higher z-order.
+    layer is narrower, with smaller markers, another dash pattern and a higher z-order. ``added``: the
+    index of a method added by ``extra_methods`` among the figure's added ones; it takes ``ADDED_STYLES``
+    (cycled) and ``ADDED_LINESTYLE`` instead, whatever its label, so it is never mistaken for a paper method.
     """
-    color, marker = METHOD_STYLE.get(method, (None, "."))
-    return {"color": color, "marker": marker, "markersize": max(8.0 - 2.5 * layer, 3.0),
-            "linewidth": max(3.0 - 1.0 * layer, 0.8), "linestyle": LINE_STYLES[layer % len(LINE_STYLES)],
+    color, marker = METHOD_STYLE.get(method, (None, ".")) if added is None else ADDED_STYLES[added % len(ADDED_STYLES)]
+    return {"color": color, "marker": marker, "markersize": max(8.0 - 2.5 * layer, 3.0 if added is None else 5.0),
+            "linewidth": max(3.0 - 1.0 * layer, 0.8),
+            "linestyle": LINE_STYLES[layer % len(LINE_STYLES)] if added is None else ADDED_LINESTYLE,
             "zorder": 2 + layer, "label": method}
 
 
-def plot_line(ax, x, y, method: str, layer: int = 0, *, beyond=None, **overrides):
+def plot_line(ax, x, y, method: str, layer: int = 0, *, beyond=None, added: int | None = None, **overrides):
     """Plot one curve in the style of ``method`` as the ``layer``-th curve of its panel (see :func:`method_style`).
 
     ``beyond``: one boolean per point, True at a count beyond the features the method truly ranked
     (a ``beyond_ranked`` column); those points are ringed, with one legend entry for the figure.
+    ``added``: the index of a method added by ``extra_methods`` (its own style, see :func:`method_style`).
     """
-    lines = ax.plot(x, y, **{**method_style(method, layer), **overrides})
+    lines = ax.plot(x, y, **{**method_style(method, layer, added=added), **overrides})
     mask = np.zeros(len(lines[0].get_xdata()), dtype=bool) if beyond is None else np.asarray(beyond, dtype=bool)
     if mask.any():
         ax.plot(np.asarray(x, dtype=float)[mask], np.asarray(y, dtype=float)[mask], linestyle="none", marker="o",

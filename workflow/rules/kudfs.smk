@@ -76,6 +76,30 @@ rule kudfs_distance_ratio:
         "../../scripts/kudfs_distance_ratio.py"
 
 
+# One dataset's pool of random feature orders, evaluated with the metric options of the method Table 1 takes
+# from the experiment; Table 1 takes that method's Random best of G from it (ufskit.chance).
+rule kudfs_chance:
+    input:
+        data=prepared_data,
+    output:
+        "results/{experiment}/kudfs/chance/{dataset}.parquet",
+    log:
+        "logs/kudfs/chance/{experiment}/{dataset}.log",
+    benchmark:
+        "benchmarks/kudfs/chance/{experiment}/{dataset}.tsv"
+    wildcard_constraints:
+        experiment=KUDFS_CHANCE_EXPERIMENT,
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=4000,
+    params:
+        chance=kudfs_chance_params,
+    script:
+        "../../scripts/kudfs_chance.py"
+
+
 # ---- tables, figures, claims ------------------------------------------------------------
 
 
@@ -85,6 +109,8 @@ rule kudfs_table1:
         kernel=lambda w: f"results/{kudfs_require(w.report, 'table1')}/metrics.parquet",
         summaries=lambda w: kudfs_summaries(kudfs_require(w.report, "udfs")),
         published=KUDFS_PUBLISHED,
+        chance_udfs=lambda w: kudfs_chance_files(w.report, "udfs"),
+        chance_table1=lambda w: kudfs_chance_files(w.report, "table1"),
     output:
         csv="results/{report}/table1.csv",
         md="results/{report}/table1.md",
@@ -99,6 +125,7 @@ rule kudfs_table1:
         run=report_run,
         labels=lambda w: kudfs_setting_labels(kudfs_require(w.report, "table1")),
         udfs_methods=lambda w: config["experiments"][kudfs_require(w.report, "udfs")]["methods"],
+        chance_shapes=lambda w: kudfs_chance_shapes(w.report),
     script:
         "../../scripts/kudfs_table1.py"
 
@@ -106,6 +133,7 @@ rule kudfs_table1:
 rule kudfs_fig1:
     input:
         ratios=lambda w: list(kudfs_ratio_files(kudfs_require(w.report, "fig1")).values()),
+        added=lambda w: list(kudfs_added_ratio_files(kudfs_require(w.report, "fig1")).values()),
     output:
         png=paper_report("results/{report}/fig1.png", "kudfs", "kudfs_fig1"),
         pdf="results/{report}/fig1.pdf",
@@ -118,6 +146,7 @@ rule kudfs_fig1:
     params:
         run=report_run,
         labels=lambda w: list(kudfs_ratio_files(kudfs_require(w.report, "fig1"))),
+        added=lambda w: list(kudfs_added_ratio_files(kudfs_require(w.report, "fig1"))),
         dataset=lambda w: experiment_datasets(kudfs_require(w.report, "fig1"))[0],
         kernel=lambda w: kudfs_kernel_text(kudfs_require(w.report, "fig1")),
     script:
@@ -139,6 +168,7 @@ rule kudfs_fig2_data:
         ENV
     params:
         labels=lambda w: kudfs_setting_labels(kudfs_require(w.report, "fig2")),
+        extra=lambda w: extra_labels(config["experiments"][kudfs_require(w.report, "fig2")]["methods"]),
     script:
         "../../scripts/kudfs_fig2_data.py"
 

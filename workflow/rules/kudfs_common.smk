@@ -1,6 +1,7 @@
 # Input functions, targets and constants of the KUDFS paper's rules (kudfs.smk).
 
 
+from ufskit.papers import EXTRA_MARK, extra_labels
 from ufskit.papers import kudfs as KUDFS_PAPER
 
 # ---- input functions --------------------------------------------
@@ -90,17 +91,87 @@ def kudfs_competitor_files(name):
     ]
 
 
-def kudfs_ratio_files(name):
-    """Setting label -> distance-ratio curves of the fig1 experiment's kernel-UDFS runs (first repetition)."""
+def kudfs_ratio_file(name, method, slug):
+    """The distance-ratio curves of one setting of a method of the fig1 experiment (first repetition)."""
     datasets = experiment_datasets(name)
     if len(datasets) != 1:
         raise ValueError(f"experiment {name!r}: Fig. 1 is drawn for one dataset, got {datasets}.")
+    return f"results/{name}/kudfs/distance_ratio/{datasets[0]}/{method}/{slug}/rep0.parquet"
+
+
+def kudfs_ratio_files(name):
+    """Setting label -> distance-ratio curves of the fig1 experiment's kernel-UDFS runs (first repetition)."""
     labels = kudfs_setting_labels(name)
     return {
-        labels[slug]: f"results/{name}/kudfs/distance_ratio/{datasets[0]}/{m}/{slug}/rep0.parquet"
+        labels[slug]: kudfs_ratio_file(name, m, slug)
         for m in kudfs_methods(name)
         for slug in ex.settings_by_slug(config["experiments"][name], m)
     }
+
+
+def kudfs_chance_names():
+    """The kernel-UDFS experiments Table 1 takes a method from (roles udfs and table1): rule kudfs_chance's."""
+    return [
+        n
+        for n, e in config["experiments"].items()
+        if e["paper"] == "kudfs" and e.get("role") in KUDFS_PAPER.ROLE_METHOD
+    ]
+
+
+def kudfs_chance_params(wildcards):
+    """Rule kudfs_chance: (G, reps) of the method Table 1 takes from the experiment, its metric options (the pool
+    is evaluated as the method is) and the seed of the pool (the run's identity)."""
+    exp = config["experiments"][wildcards.experiment]
+    method = KUDFS_PAPER.ROLE_METHOD[exp["role"]]
+    return {
+        "shape": KUDFS_PAPER.chance_shape(exp, method),
+        "metrics": ex.method_metrics(exp, method),
+        "seed": experiment_seed(wildcards.experiment, wildcards.dataset, "chance"),
+    }
+
+
+def kudfs_chance_source(name):
+    """The experiment whose pools serve `name`: a reading's derived experiment takes its main one's (the same seeds)
+    when the pools' other inputs are the same too (prepared data, the method's metric options and (G, reps))."""
+    main = READINGS.seed_identity(name)
+    if main == name:
+        return name
+    exp, base = config["experiments"][name], config["experiments"][main]
+    method = KUDFS_PAPER.ROLE_METHOD[exp["role"]]
+    same = (
+        exp["preprocess"] == base["preprocess"]
+        and set(experiment_datasets(name)) <= set(experiment_datasets(main))
+        and ex.method_metrics(exp, method) == ex.method_metrics(base, method)
+        and KUDFS_PAPER.chance_shape(exp, method) == KUDFS_PAPER.chance_shape(base, method)
+    )
+    return main if same else name
+
+
+def kudfs_chance_files(report, role):
+    """The pools of random orders of the report's experiment of `role`, one per dataset (rule kudfs_chance)."""
+    name = kudfs_require(report, role)
+    return [f"results/{kudfs_chance_source(name)}/kudfs/chance/{d}.parquet" for d in experiment_datasets(name)]
+
+
+def kudfs_chance_shapes(report):
+    """Method -> (G, reps) of Table 1's chance columns, each from the experiment Table 1 takes the method from."""
+    return {
+        method: KUDFS_PAPER.chance_shape(config["experiments"][kudfs_require(report, role)], method)
+        for role, method in KUDFS_PAPER.ROLE_METHOD.items()
+    }
+
+
+def kudfs_added_ratio_files(name):
+    """Label (the method marked not in the paper, and its grid setting) -> distance-ratio curves of the fig1
+    experiment's methods added by `extra_methods` (first repetition), one curve per setting as kernel UDFS's."""
+    exp = config["experiments"][name]
+    files = {}
+    for m in extra_labels(exp["methods"]):
+        keys = sorted(exp["methods"][m].get("grid", {}))
+        for slug, params in ex.settings_by_slug(exp, m).items():
+            label = m + EXTRA_MARK + "".join(f", {k}={params[k]}" for k in keys)
+            files[label] = kudfs_ratio_file(name, m, slug)
+    return files
 
 
 def kudfs_targets(report):
@@ -121,3 +192,4 @@ def kudfs_targets(report):
 PAPER_TARGETS["kudfs"] = kudfs_targets
 
 KUDFS_REPORT_RE = exactly(KUDFS_REPORTS)
+KUDFS_CHANCE_EXPERIMENT = exactly(kudfs_chance_names())

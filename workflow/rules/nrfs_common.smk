@@ -110,14 +110,13 @@ def nrfs_sensitivity(folder):
 
 
 def nrfs_sensitivity_methods(wildcards):
-    """Table I's rows for the sweep: K-means and NJW (all features), then each method's single setting; not the
-    methods added by `extra_methods`, which are no baseline of the robustness claim."""
+    """Table I's rows for the sweep: K-means and NJW (all features), then each method's single setting; those added
+    by `extra_methods` marked `extra` (drawn, marked not in the paper; no baseline of the robustness claim)."""
     exp = nrfs_synthetic_experiment(wildcards.folder)
     added = extra_labels(config["experiments"][exp]["methods"])
     return {
-        m: (None if m in REFERENCES else nrfs_single_setting(exp, m)[1])
+        m: (None if m in REFERENCES else {**nrfs_single_setting(exp, m)[1], **({"extra": True} if m in added else {})})
         for m in nrfs_table1_methods(exp)
-        if m not in added
     }
 
 

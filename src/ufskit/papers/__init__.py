@@ -10,9 +10,9 @@ import pandas as pd
 from .spec import PaperSpec, Published, check_experiments, register, register_modules, registry, scored, titles
 
 __all__ = ["CLAIM_COLUMNS", "EXTRA_MARK", "EXTRA_NOTE", "NOT_RUN", "REFERENCE", "VERDICTS", "PaperSpec", "Published",
-           "check_experiments", "claims_frame", "extra_labels", "extra_note", "normalise_verdict", "paper_methods", "paper_rows",
-           "read_published", "reference_labels", "register", "register_modules", "registry", "scored", "shown_label",
-           "titles", "verdict", "with_in_paper"]
+           "added_styles", "check_experiments", "claims_frame", "extra_labels", "extra_note", "normalise_verdict",
+           "paper_methods", "paper_rows", "read_published", "reference_labels", "register", "register_modules",
+           "registry", "scored", "shown_label", "titles", "verdict", "with_in_paper"]
 
 # The one vocabulary of claim verdicts, in every claims.md, claims.csv and the scorecard.
 VERDICTS = ("holds", "partly holds", "does not hold", "not run")
@@ -61,6 +61,13 @@ def shown_label(label: str, frame: pd.DataFrame, column: str = "method") -> str:
     """``label`` as tables and legends show it: with ``EXTRA_MARK`` when its rows of ``frame`` are not in the paper."""
     extra = "in_paper" in frame and not frame.loc[frame[column] == label, "in_paper"].astype(bool).all()
     return label + EXTRA_MARK if extra else label
+
+
+def added_styles(frame: pd.DataFrame, column: str = "method") -> dict[str, int]:
+    """Label -> index, in first-seen order, of ``frame``'s methods not in the paper (``in_paper`` False): the
+    ``added`` style of their curves (``ufskit.plots.method_style``); empty without such rows."""
+    labels = frame.loc[~frame["in_paper"].astype(bool), column] if "in_paper" in frame else []
+    return {label: i for i, label in enumerate(dict.fromkeys(labels))}
 
 
 def extra_note(frame: pd.DataFrame) -> str:

@@ -22,14 +22,16 @@ import numpy as np
 import pandas as pd
 
 # matplotlib and scikit-learn (KernelPCA, ..cluster) are imported by the functions using them: start-up loads neither
+from .. import chance as C
 from .. import metrics as M
+from ..experiments import method_reps, settings_by_slug
 from ..intermediates import read_json
 from ..kernels import distance_ratio, rbf_kernel
 from ..plots import count_axis, finish, method_style, panel_grid, plot_line
 from ..seeds import derive_seed
 from ..tables import markdown_table
 from ..validation import check_data
-from . import EXTRA_MARK, EXTRA_NOTE, claims_frame
+from . import EXTRA_MARK, EXTRA_NOTE, added_styles, claims_frame, shown_label
 from . import read_published as _read_published
 from .spec import PaperSpec, Published, melt_columns, reader_rows
 
@@ -192,6 +194,57 @@ def _extra_cells(method: str, best: pd.DataFrame, dataset: str) -> dict:
             f"extra_{method}_n_features": int(best.loc[dataset, "n_features"])}
 
 
+# Table 1's columns with Random's best of G beside them -> the method whose value they hold
+CHANCE_COLUMNS = {"udfs": UDFS, "kernel_udfs": KUDFS}
+SHOWN = {UDFS: "UDFS", KUDFS: "Kernel UDFS"}  # their names in the markdown
+ROLE_METHOD = {"udfs": UDFS, "table1": KUDFS}  # the method Table 1 takes from the experiment of each role
+
+
+def chance_shape(experiment: dict, method: str) -> tuple[int, int]:
+    """(G, reps) of ``method``'s Table 1 value: G = the settings of its grid the best is taken over (the config's,
+    e.g. kernel UDFS's 8 widths), reps = its repetitions, each setting's value being their mean."""
+    if method not in experiment["methods"]:
+        raise ValueError(f"Table 1 takes {method!r} from an experiment without it; its methods: "
+                         f"{sorted(experiment['methods'])}.")
+    return len(settings_by_slug(experiment, method)), method_reps(experiment, method)
+
+
+def table1_chance(table: pd.DataFrame, pools: dict[str, dict[str, pd.DataFrame]],
+                  shapes: dict[str, tuple[int, int]], dims: dict) -> pd.DataFrame:
+    """Table 1 with Random under each method's selection: columns ``<column>_G``, ``<column>_chance`` and
+    ``<column>_chance_std`` (percent) for UDFS (``udfs``) and kernel UDFS (``kernel_udfs``).
+
+    ``pools``: method -> dataset -> the tidy metrics of its random orders (rule kudfs_chance, evaluated with the
+    options of the method's experiment); ``shapes``: method -> (G, reps) (``chance_shape``). Per dataset: Random's
+    best over G settings of ``reps`` orders each and over the counts 1..d (``ufskit.chance.best_of_g``), mean and
+    std over the disjoint groups. A dataset without a pool gets no value.
+    """
+    unknown = sorted(set(shapes) - set(CHANCE_COLUMNS.values()))
+    if unknown:
+        raise ValueError(f"Table 1 has no chance column for method(s) {unknown}; it has {sorted(CHANCE_COLUMNS.values())}.")
+    out = table.copy()
+    for column, method in CHANCE_COLUMNS.items():
+        if method not in shapes:
+            continue
+        g, reps = shapes[method]
+        values = {ds: C.spread(C.best_of_g(within_dims(pool, dims), g=g, reps=reps)).set_index("metric").loc[METRIC]
+                  for ds, pool in pools.get(method, {}).items()}
+        out[f"{column}_G"] = pd.array([g if ds in values else pd.NA for ds in out["dataset"]], dtype="Int64")
+        for suffix, key in (("chance", "chance_best_of_g"), ("chance_std", "chance_std")):
+            out[f"{column}_{suffix}"] = [100 * values[ds][key] if ds in values else np.nan for ds in out["dataset"]]
+    return out
+
+
+def chance_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """Table 1's chance columns in long form: dataset, method, G, chance_best_of_g, chance_std (none: empty)."""
+    parts = [table[["dataset"]].assign(method=method, G=table[f"{column}_G"],
+                                       chance_best_of_g=table[f"{column}_chance"],
+                                       chance_std=table[f"{column}_chance_std"])
+             for column, method in CHANCE_COLUMNS.items() if f"{column}_G" in table]
+    columns = ["dataset", "method", "G", "chance_best_of_g", "chance_std"]
+    return pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame(columns=columns)
+
+
 def table1_values(table: pd.DataFrame) -> pd.DataFrame:
     """Table 1's methods' values (dataset, method, metric, value; ACC as a fraction) for the statistics over its
     datasets: UDFS, kernel UDFS and the added methods (all features is no selection)."""
@@ -229,37 +282,84 @@ def table1_markdown(table: pd.DataFrame) -> str:
     header = ["dataset", "d", "All Features", "UDFS", "Kernel UDFS (ours)", "kernel UDFS setting, features",
               *(f"{m}{EXTRA_MARK}" for m in extra)]
     note = f"\n{EXTRA_NOTE}\n" if extra else ""
-    return "\n".join(lines) + "\n" + markdown_table(rows, header) + note
+    return "\n".join(lines) + "\n" + markdown_table(rows, header) + note + _chance_markdown(table)
+
+
+def _chance_markdown(table: pd.DataFrame) -> str:
+    """The "Random, best of G" section: each method's value vs Random's under the same selection (mean ± std)."""
+    chance = chance_rows(table).dropna(subset=["G"])
+    if chance.empty:
+        return ""
+    column = {method: column for column, method in CHANCE_COLUMNS.items()}
+    methods = list(dict.fromkeys(chance["method"]))
+    g = chance.groupby("method")["G"].agg(_g_text)
+    cells = chance.set_index(["dataset", "method"])
+    mine = table.set_index("dataset")
+    rows = [[ds] + [_chance_cell(mine.loc[ds, column[m]], cells.loc[ds, m]) if (ds, m) in cells.index else ""
+                    for m in methods]
+            for ds in table["dataset"]]
+    header = ["dataset", *(f"{SHOWN[m]} (G = {g[m]})" for m in methods)]
+    return ("\n## Random, best of G\n\n" + markdown_table(rows, header)
+            + f"\nCells: the method's ACC (%) vs Random, best of G (mean ± std over {C.GROUPS} disjoint groups of "
+              "random feature orders): the best over G settings (each the mean of the method's repetitions) and the "
+              "counts 1..d, as the method's value is. See docs/fidelity/readings.md, Chance under the same "
+              "selection.\n")
+
+
+def _g_text(g: pd.Series) -> str:
+    """The G values of a chance column as text ("8"; "3/8" if they differ)."""
+    return "/".join(str(int(x)) for x in sorted(g.dropna().unique()))
+
+
+def _chance_cell(value, chance: pd.Series) -> str:
+    if pd.isna(chance["chance_best_of_g"]):
+        return ""
+    return f"{_pct(value)} vs {chance['chance_best_of_g']:.1f} ± {chance['chance_std']:.1f}"
 
 
 def fig2_curves(kernel: pd.DataFrame, competitors: pd.DataFrame, dims: dict,
-                labels: dict | None = None) -> pd.DataFrame:
+                labels: dict | None = None, extra=()) -> pd.DataFrame:
     """Fig. 2's curves: ACC per dataset, method and count 1..d (Kernel K-means: one row, count NA).
 
     Kernel UDFS is tuned over its settings at each count (the best mean ACC;
-    ``setting`` says which); Kernel PCA has no parameter to tune.
+    ``setting`` says which); Kernel PCA has no parameter to tune. ``extra``: labels of methods added to the
+    Fig. 2 experiment (``extra_methods``), each tuned over its settings at each count as kernel UDFS is, and a
+    column ``in_paper`` (False on their rows; absent without them).
     """
     labels = labels or {}
-    k = within_dims(kernel[kernel["method"] == KUDFS], dims)
-    mean = k.groupby(["dataset", "params", "n_features"], as_index=False)["value"].mean()
-    best = mean.loc[mean.groupby(["dataset", "n_features"])["value"].idxmax()]
-    best = best.assign(method=KUDFS, setting=best["params"].map(lambda s: labels.get(s, s)))
     comp = competitors[competitors["metric"] == METRIC]
     pca = within_dims(comp[comp["method"] == KPCA], dims).assign(setting="")
     kkm = comp[comp["method"] == KKMEANS].assign(setting="")
     cols = ["dataset", "method", "n_features", "value", "setting"]
-    out = pd.concat([best[cols], pca[cols], kkm[cols]], ignore_index=True)
+    tuned = [_tuned_per_count(kernel, method, dims, labels)[cols] for method in (KUDFS, *extra)]
+    out = pd.concat([*tuned, pca[cols], kkm[cols]], ignore_index=True)
     out["n_features"] = out["n_features"].astype("Int64")
+    if len(extra):
+        out["in_paper"] = ~out["method"].isin(extra)
     return out.rename(columns={"value": "acc"}).sort_values(["dataset", "method", "n_features"], ignore_index=True)
+
+
+def _tuned_per_count(frame: pd.DataFrame, method: str, dims: dict, labels: dict) -> pd.DataFrame:
+    """``method``'s best mean ACC over its settings at each dataset and count 1..d, ``setting`` saying which."""
+    rows = within_dims(frame[frame["method"] == method], dims)
+    if rows.empty:
+        raise ValueError(f"Fig. 2: no {METRIC} rows of method {method!r} at counts 1..d.")
+    mean = rows.groupby(["dataset", "params", "n_features"], as_index=False)["value"].mean()
+    best = mean.loc[mean.groupby(["dataset", "n_features"])["value"].idxmax()]
+    return best.assign(method=method, setting=best["params"].map(lambda s: labels.get(s, s)))
 
 
 # ---------------------------------------------------------------- figures
 
 
-def figure1(curves: dict[str, pd.DataFrame], dataset: str, *, kernel: str = "RBF kernel", protocol: str = "full"):
+def figure1(curves: dict[str, pd.DataFrame], dataset: str, *, kernel: str = "RBF kernel",
+            added: dict[str, pd.DataFrame] | None = None, protocol: str = "full"):
     """Fig. 1: distance ratio vs number of kernel features, unordered and ordered per setting, all as dashed.
 
-    ``kernel`` names the kernel that ran (e.g. "RBF kernel, sigma = 1"), for the title.
+    ``kernel`` names the kernel that ran (e.g. "RBF kernel, sigma = 1"), for the title. ``added``: label
+    (marked not in the paper) -> ``distance_ratio_curves`` of a method added by ``extra_methods``, one per setting
+    as kernel UDFS's, drawn in the added style; a method ranking the original features is drawn on them, with the
+    ratio of all of them as a dotted line in its colour.
     """
     from matplotlib.ticker import FuncFormatter
 
@@ -276,9 +376,19 @@ def figure1(curves: dict[str, pd.DataFrame], dataset: str, *, kernel: str = "RBF
                   label=f"ordered by kernel UDFS, {label}")
     ax.axhline(first["all_features"].iloc[0], color="black", linestyle="--", linewidth=1.2,
                label="all kernel features")
+    drawn = [first["all_features"].iloc[0]]
+    for index, (label, c) in enumerate((added or {}).items()):
+        (line,) = plot_line(ax, c["n_features"], c["ordered"], label, len(curves) + 1 + index, added=index,
+                            markevery=0.1, label=f"ordered by {label}")
+        whole = c["all_features"].iloc[0]
+        if not np.isclose(drawn, whole, rtol=1e-10, atol=0).any():
+            ax.axhline(whole, color=line.get_color(), linestyle=":", linewidth=1.2,
+                       label=f"all features ranked by {label.split(',')[0]}")
+            drawn.append(whole)
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))  # counts: 1, 10, 100
-    ax.set_xlabel("number of kernel features (log scale)")
+    ax.set_xlabel("number of kernel features (log scale)" if not added else
+                  "number of features: kernel features, or an added method's own (log scale)")
     ax.set_ylabel("distance ratio (within / between)")
     ax.grid(alpha=0.3)
     return finish(fig, [ax], title=f"Fig. 1: distance ratio on {dataset}, {kernel}", protocol=protocol)
@@ -288,15 +398,19 @@ def figure2(curves: pd.DataFrame, published: pd.DataFrame | None = None, *, kern
             protocol: str = "full"):
     """Fig. 2: ACC vs number of selected features per dataset (kernel UDFS, Kernel PCA, Kernel K-means).
 
-    ``kernel`` names the kernel that ran (e.g. "RBF kernel, sigma = 1"), for the title.
+    ``kernel`` names the kernel that ran (e.g. "RBF kernel, sigma = 1"), for the title. Methods added by
+    ``extra_methods`` (``in_paper`` False in ``curves``: tuned per count as kernel UDFS) are drawn after the
+    paper's, in their added style, marked not in the paper.
     """
     datasets = list(dict.fromkeys(curves["dataset"]))
+    added = added_styles(curves)
     fig, axes = panel_grid(len(datasets), ncols=3)
     for ax, ds in zip(axes, datasets):
         part = curves[curves["dataset"] == ds]
-        for layer, (method, label) in enumerate(((KUDFS, "kernel UDFS (tuned)"), (KPCA, "Kernel PCA"))):
+        shown = ((KUDFS, "kernel UDFS (tuned)"), (KPCA, "Kernel PCA"), *((m, shown_label(m, curves)) for m in added))
+        for layer, (method, label) in enumerate(shown):
             line = part[part["method"] == method]
-            plot_line(ax, line["n_features"], 100 * line["acc"], method, layer, label=label)
+            plot_line(ax, line["n_features"], 100 * line["acc"], method, layer, label=label, added=added.get(method))
         kkm = part[part["method"] == KKMEANS]["acc"]
         if not kkm.empty:
             ax.axhline(100 * kkm.iloc[0], **{**method_style(KKMEANS, 2), "marker": None, "linestyle": "--",
@@ -315,14 +429,29 @@ def figure2(curves: pd.DataFrame, published: pd.DataFrame | None = None, *, kern
 
 
 def claim_table1(table: pd.DataFrame) -> dict:
-    """Kernel UDFS above UDFS and above all features on every dataset (reproduced numbers)."""
+    """Kernel UDFS above UDFS and above all features on every dataset (reproduced numbers); the evidence also says
+    on how many datasets kernel UDFS beats Random under the same selection, if the table has it."""
     wins = (table["kernel_udfs"] > table["udfs"]) & (table["kernel_udfs"] > table["all_features"])
     evidence = "; ".join(
         f"{r.dataset}: {r.kernel_udfs:.1f} vs UDFS {r.udfs:.1f}, all {r.all_features:.1f}"
         for r in table.itertuples(index=False)
     )
     return {"id": "KUDFS/T1", "claim": "Table 1: kernel UDFS beats linear UDFS and all features on every dataset",
-            "holds": bool(wins.all()), "evidence": f"{int(wins.sum())}/{len(table)} datasets. {evidence}"}
+            "holds": bool(wins.all()),
+            "evidence": f"{int(wins.sum())}/{len(table)} datasets. {evidence}" + _beats_chance(table)}
+
+
+def _beats_chance(table: pd.DataFrame) -> str:
+    """On how many datasets kernel UDFS's reproduced and published values beat Random, best of G ("" without it)."""
+    if "kernel_udfs_G" not in table:
+        return ""
+    mine = table.dropna(subset=["kernel_udfs_chance"])
+    if mine.empty:
+        return ""
+    won = [sum(C.beats(v, c, METRIC) is True for v, c in zip(mine[column], mine["kernel_udfs_chance"]))
+           for column in ("kernel_udfs", "kernel_udfs_published")]
+    return (f". Kernel UDFS beats Random, best of G = {_g_text(mine['kernel_udfs_G'])} (the same selection), on {won[0]}/{len(mine)} datasets "
+            f"(the published values: {won[1]}/{len(mine)})")
 
 
 def claim_fig1(curves: pd.DataFrame, label: str) -> dict:
@@ -377,7 +506,10 @@ TABLE1_COLUMNS = {"all_features": "All Features", "udfs": UDFS, "kernel_udfs": K
 
 
 def _read_table1(table: pd.DataFrame) -> pd.DataFrame:
-    return reader_rows(melt_columns(table, "dataset", TABLE1_COLUMNS, "method"), "Table 1", metric="kmeans_acc")
+    """Table 1's numbers, with Random's best of G beside UDFS's and kernel UDFS's (the scorecard's chance columns)."""
+    rows = reader_rows(melt_columns(table, "dataset", TABLE1_COLUMNS, "method"), "Table 1", metric="kmeans_acc")
+    chance = chance_rows(table)
+    return rows if chance.empty else rows.merge(chance, on=["dataset", "method"], how="left")
 
 
 SPEC = PaperSpec(

@@ -17,7 +17,15 @@ from ..plots import count_axis, finish, method_style, panel_grid, plot_line, sha
 from ..runs import fit_run
 from ..seeds import derive_seed
 from ..tables import markdown_table
-from . import NOT_RUN, REFERENCE, extra_note, read_published, shown_label  # noqa: F401  (read_published: re-exported)
+from . import (
+    NOT_RUN,
+    REFERENCE,
+    added_styles,
+    extra_labels,
+    extra_note,
+    read_published,  # noqa: F401  (re-exported for the scripts)
+    shown_label,
+)
 from . import verdict as _verdict
 from .benchmark_stats import random_band
 from .spec import PaperSpec, Published, melt_columns, reader_rows
@@ -235,6 +243,11 @@ def param_columns(experiments: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["experiment", "method", "params", "reference", "q", "max_nonzero"])
 
 
+def all_methods(experiments: dict) -> dict:
+    """Label -> method block of every method of the ``experiments`` (the real experiments Figs. 5-7 read)."""
+    return {label: spec for exp in experiments.values() for label, spec in exp["methods"].items()}
+
+
 def _with_params(frame: pd.DataFrame, params: pd.DataFrame) -> pd.DataFrame:
     out = frame.merge(params, on=["experiment", "method", "params"], how="left", validate="many_to_one")
     if out["q"].isna().all() and "NRFS" in set(out["method"]):
@@ -268,13 +281,25 @@ def nmi_curves(frame: pd.DataFrame, params: pd.DataFrame, n_samples: dict) -> pd
     """Fig. 5: mean K-means NMI per dataset, method and count (NRFS at q = 50, MCFS at min{M, n}; no Random)."""
     f = _with_params(frame[frame["metric"] == "kmeans_nmi"], params)
     f = f[f["reference"].ne(True) & ((f["method"] != "NRFS") | (f["q"] == PAPER_Q))]
-    f = f[_mcfs_cardinality_rows(f, n_samples)]
+    return _mean_nmi(f[_mcfs_cardinality_rows(f, n_samples)])
+
+
+def _mean_nmi(rows: pd.DataFrame) -> pd.DataFrame:
+    """Mean NMI and runs per dataset, method and count of K-means NMI ``rows`` (and whether any is beyond_ranked)."""
     agg = {"nmi": ("value", "mean"), "runs": ("value", "count")}
-    if "beyond_ranked" in f:  # a count past the method's truly ranked features in any run (ringed in the figure)
+    if "beyond_ranked" in rows:  # a count past the method's truly ranked features in any run (ringed in the figure)
         agg["beyond_ranked"] = ("beyond_ranked", "any")
-    out = f.groupby(["dataset", "method", "n_features"]).agg(**agg).reset_index()
+    out = rows.groupby(["dataset", "method", "n_features"]).agg(**agg).reset_index()
     out["n_features"] = out["n_features"].astype(int)
     return out
+
+
+def added_curves(frame: pd.DataFrame, methods: dict) -> pd.DataFrame:
+    """The Fig. 5 curves of the methods added by ``extra_methods`` (config ``methods``), ``in_paper`` False: mean
+    K-means NMI per dataset, method and count over all their runs, as Fig. 5 draws them; Fig. 6 draws them beside
+    NRFS's q curves. No rows without an added method."""
+    rows = frame[(frame["metric"] == "kmeans_nmi") & frame["method"].isin(extra_labels(methods))]
+    return _mean_nmi(rows).assign(in_paper=False)
 
 
 def fig5_values(curves: pd.DataFrame) -> pd.DataFrame:
@@ -377,6 +402,7 @@ def figure5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict, *, ban
     """Fig. 5: NMI against the number of selected features, one panel per dataset, all-feature K-means dashed,
     Random's 5-95 % band (``nmi_band``) shaded behind."""
     datasets = _panel_order(curves["dataset"].unique(), groups)
+    added = added_styles(curves)
     fig, axes = panel_grid(len(datasets), ncols=4)
     for ax, dataset in zip(axes, datasets):
         if band is not None:
@@ -386,7 +412,7 @@ def figure5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict, *, ban
         for layer, method in enumerate(methods):
             line = sub[sub["method"] == method].sort_values("n_features")
             plot_line(ax, line["n_features"], line["nmi"], shown_label(method, sub), layer,
-                      beyond=line.get("beyond_ranked"))
+                      beyond=line.get("beyond_ranked"), added=added.get(method))
         ref = kmeans_all[kmeans_all["dataset"] == dataset]["nmi"]
         if len(ref):
             ax.axhline(ref.mean(), color="black", linestyle="--", linewidth=1, label="K-means (all features)")
@@ -398,11 +424,18 @@ def figure5(curves: pd.DataFrame, kmeans_all: pd.DataFrame, groups: dict, *, ban
     return finish(fig, axes, title=title, protocol=protocol)
 
 
-def figure6(qcurves: pd.DataFrame, groups: dict, *, protocol: str = "full"):
-    """Fig. 6: NRFS's NMI for each q, one panel per dataset."""
+def figure6(qcurves: pd.DataFrame, groups: dict, *, added: pd.DataFrame | None = None, protocol: str = "full"):
+    """Fig. 6: NRFS's NMI for each q, one panel per dataset.
+
+    ``added``: the curves of methods added by ``extra_methods`` (``added_curves``), drawn after NRFS's on the
+    panels of their datasets, marked not in the paper: they have no q, so they show where NRFS's q range stands
+    against them.
+    """
     from matplotlib import colormaps
 
     datasets = _panel_order(qcurves["dataset"].unique(), groups)
+    added = added if added is not None else pd.DataFrame(columns=["dataset", "method", "n_features", "nmi"])
+    styles = added_styles(added)
     fig, axes = panel_grid(max(1, len(datasets)), ncols=4)
     colours = colormaps["viridis"](np.linspace(0.0, 0.85, max(1, qcurves["q"].nunique())))
     for ax, dataset in zip(axes, datasets):
@@ -411,6 +444,10 @@ def figure6(qcurves: pd.DataFrame, groups: dict, *, protocol: str = "full"):
             line = line.sort_values("n_features")
             plot_line(ax, line["n_features"], line["nmi"], "NRFS", layer, color=colours[layer],
                       marker="os^Dv<>"[layer % 7], label=f"q={q}")
+        mine = added[added["dataset"] == dataset]
+        for layer, (method, line) in enumerate(mine.groupby("method", sort=False), sub["q"].nunique()):
+            line = line.sort_values("n_features")
+            plot_line(ax, line["n_features"], line["nmi"], shown_label(method, mine), layer, added=styles[method])
         count_axis(ax.xaxis, "# features")
         ax.set_ylabel("NMI")
         _panel_title(ax, dataset, groups)
@@ -422,15 +459,21 @@ def figure6(qcurves: pd.DataFrame, groups: dict, *, protocol: str = "full"):
 
 
 def figure7(times: pd.DataFrame, groups: dict, *, protocol: str = "full"):
-    """Fig. 7: mean fit time of each algorithm, one panel per dataset (NRFS = NRFS-1, with sampling)."""
+    """Fig. 7: mean fit time of each algorithm, one panel per dataset (NRFS = NRFS-1, with sampling).
+
+    Methods added by ``extra_methods`` (``in_paper`` False) are bars after the paper's, in their added colour,
+    their labels marked not in the paper.
+    """
     datasets = _panel_order(times["dataset"].unique(), groups)
+    added = added_styles(times)
     fig, axes = panel_grid(len(datasets), ncols=4)
     for ax, dataset in zip(axes, datasets):
         sub = times[times["dataset"] == dataset].set_index("method")
-        methods = [m for m in TIMING_ORDER if m in sub.index]
-        colors = [method_style(m)["color"] or "tab:gray" for m in methods]
+        methods = [m for m in TIMING_ORDER if m in sub.index] + [m for m in added if m in sub.index]
+        colors = [method_style(m, added=added.get(m))["color"] or "tab:gray" for m in methods]
         ax.bar(range(len(methods)), sub.loc[methods, "seconds"], color=colors)
-        ax.set_xticks(range(len(methods)), [("NRFS-1" if m == "NRFS" else m) for m in methods], rotation=45, fontsize=7)
+        labels = [("NRFS-1" if m == "NRFS" else shown_label(m, times)) for m in methods]
+        ax.set_xticks(range(len(methods)), labels, rotation=45, fontsize=7)
         ax.set_ylabel("seconds per fit")
         _panel_title(ax, dataset, groups)
     return finish(fig, axes, title="Fig. 7: running time (one thread per fit; NRFS-1 with sampling, NRFS-2 without)",

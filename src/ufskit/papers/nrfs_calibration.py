@@ -27,7 +27,7 @@ from .. import metrics as M
 from ..plots import finish, panel_grid, plot_line
 from ..seeds import derive_seed
 from ..synthetic import FIGURE_READING, nrfs_synthetic
-from . import NOT_RUN
+from . import NOT_RUN, added_styles, shown_label
 from . import verdict as _verdict
 from .nrfs import REFERENCES, TABLE1_ORDER, fit_subset, table1_runs
 
@@ -358,11 +358,13 @@ def figure_sensitivity(frame: pd.DataFrame, published: pd.DataFrame, base: dict,
 
     The calibrated value of the option (``base``) is a dotted line with the published Table I
     values as stars on it; the figure reading (Fig. 1's axes, ``FIGURE_READING``) or the paper's
-    stated count (80 noisy instances) a dashed line.
+    stated count (80 noisy instances) a dashed line. Methods added by ``extra_methods`` (``in_paper`` False) are
+    drawn in their added style, marked not in the paper.
     """
     from matplotlib.ticker import NullLocator
 
     parameters = list(dict.fromkeys(frame["parameter"]))
+    added = added_styles(frame)
     fig, axes = panel_grid(len(parameters), ncols=len(parameters), panel_size=(4.2, 3.2))
     pub = published.set_index("method")["nmi_all_instances"]
     reading = {**FIGURE_READING, **PAPER_VALUES}
@@ -371,8 +373,8 @@ def figure_sensitivity(frame: pd.DataFrame, published: pd.DataFrame, base: dict,
         starred = False
         for layer, method in enumerate(_order(sub["method"].unique())):
             line = sub[sub["method"] == method].sort_values("value")
-            (drawn,) = plot_line(ax, line["value"], line["nmi"], method, layer, label=method,
-                                 **REFERENCE_STYLE.get(method, {}))
+            (drawn,) = plot_line(ax, line["value"], line["nmi"], method, layer, label=shown_label(method, sub),
+                                 added=added.get(method), **REFERENCE_STYLE.get(method, {}))
             if method in pub.index:
                 ax.scatter([base[parameter]], [pub.get(method, np.nan)], marker="*", s=90, color=drawn.get_color(),
                            edgecolors="black", linewidths=0.5, zorder=6,
