@@ -36,8 +36,8 @@ BUILT_IN = {
     "GLSPFS": "glspfs",
     "Random": "random",
 }
-# the contract's helpers, also imported when first used
-_BASE = ("ScoreSelector", "order_from_ranking", "ranking_from_scores")
+# the contract's helpers -> their module, also imported when first used (order_from_ranking without scikit-learn)
+_BASE = {"ScoreSelector": ".base", "order_from_ranking": ".ties", "ranking_from_scores": ".base"}
 
 
 def _outside(name: str) -> type:
@@ -59,7 +59,7 @@ def __getattr__(name: str):
     if name in BUILT_IN:
         value = getattr(importlib.import_module(f".{BUILT_IN[name]}", __name__), name)
     elif name in _BASE:
-        value = getattr(importlib.import_module(".base", __name__), name)
+        value = getattr(importlib.import_module(_BASE[name], __name__), name)
     elif name == "SELECTORS":
         value = _SelectorTable({n: __getattr__(n) for n in BUILT_IN})
     else:
