@@ -169,8 +169,8 @@ def kudfs_added_ratio_files(name):
     for m in extra_labels(exp["methods"]):
         keys = sorted(exp["methods"][m].get("grid", {}))
         for slug, params in ex.settings_by_slug(exp, m).items():
-            label = m + EXTRA_MARK + "".join(f", {k}={params[k]}" for k in keys)
-            files[label] = kudfs_ratio_file(name, m, slug)
+            setting = "".join(f", {k}={params[k]}" for k in keys)
+            files[f"{m}{EXTRA_MARK}{setting}"] = kudfs_ratio_file(name, m, slug)
     return files
 
 
