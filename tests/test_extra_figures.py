@@ -184,3 +184,21 @@ def test_ils_fig1_draws_an_added_method_with_a_grid_at_its_best_setting(tmp_path
     assert _saved(fig, tmp_path)
     one = curves[(curves["method"] != "Mine") | (curves["params"] == "n_init=1")]
     assert MINE in _lines(ils.figure1(one, {}, n_folds=3, n_repeats=1, extra=["Mine"]))  # one setting: no note
+
+
+# ---- IVFS Figs. 2-3 --------------------------------------------------------------------------------------------
+
+
+def test_ivfs_curves_draw_an_added_method_in_its_own_style(tmp_path):
+    from ufskit.papers.ivfs_report import draw_curves
+
+    frame = with_in_paper(pd.DataFrame([{"dataset": "lymphoma", "method": m, "params": "default", "n_features": n,
+                                         "mean": v + n / 100}
+                                        for m, v in (("IVFS-linf", 1.0), ("Mine", 2.0)) for n in (20, 60)]),
+                          {"IVFS-linf": {"selector": "IVFS"}, "Mine": METHODS["Mine"]})
+    fig = draw_curves(frame, ylabel="L2", title="Fig. 2")
+    lines = _lines(fig)
+    assert set(lines) == {"IVFS-linf", MINE}
+    assert to_rgb(lines[MINE].get_color()) == to_rgb(plots.ADDED_STYLES[0][0])
+    assert to_rgb(lines["IVFS-linf"].get_color()) == to_rgb(plots.METHOD_STYLE["IVFS-linf"][0])
+    assert _saved(fig, tmp_path)

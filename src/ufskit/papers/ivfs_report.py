@@ -16,7 +16,7 @@ from ..plots import count_axis, finish, panel_grid, plot_line, shade_band
 from ..results import higher_is_better
 from ..selection_io import BEYOND_RANKED_MARK, BEYOND_RANKED_NOTE
 from ..tables import markdown_table
-from . import extra_note, read_published, shown_label  # noqa: F401  (read_published: re-exported for the scripts)
+from . import added_styles, extra_note, read_published, shown_label  # noqa: F401  (read_published: re-exported)
 from . import verdict as _verdict
 from .ivfs import fixed_slug, table_slugs
 
@@ -256,13 +256,14 @@ def draw_curves(frame: pd.DataFrame, *, ylabel: str, title: str, reference: dict
     """One panel per dataset, one line per method; ``reference``: dataset -> published best of IVFS-linf;
     ``band``: Random's 5-95 % band per dataset and count (``benchmark_stats.random_band``), shaded behind."""
     datasets = list(dict.fromkeys(frame["dataset"]))
+    added = added_styles(frame)  # methods not in the paper: a style of their own
     fig, axes = panel_grid(len(datasets))
     for ax, dataset in zip(axes, datasets):
         if band is not None:
             shade_band(ax, band[band["dataset"] == dataset])
         for layer, (method, curve) in enumerate(frame[frame["dataset"] == dataset].groupby("method", sort=False)):
             plot_line(ax, curve["n_features"], curve["mean"], shown_label(method, curve), layer,
-                      beyond=curve.get("beyond_ranked"))
+                      beyond=curve.get("beyond_ranked"), added=added.get(method))
         if reference and reference.get(dataset) is not None:
             ax.axhline(reference[dataset], color="tab:red", linestyle=":", linewidth=1,
                        label="IVFS-linf, published best")
