@@ -129,6 +129,10 @@ STORED = ["0x1.0000000000000p-1",
           "0x1.bfbb2394eb8a4p-1", "0x1.ba79e34ba91bbp-3", "0x1.8fbd65839f53bp+4",
           "0x1.302c5f0a5c073p-1", "0x1.b35fe58743663p-4", "0x1.95d05be7c3463p+3",
           "0x0.0p+0", "0x0.0p+0", "0x0.0p+0"]
+# Linf, L1_over_n2, L2 at counts 2 and 5: sums of float distances, whose last bits depend on the BLAS kernel's
+# summation order (another machine of the same kind differs in the last place: docs/performance.md)
+NORMS_OF_A_SUBSET = np.isin(np.arange(len(STORED)), [16, 17, 18, 19, 20, 21])
+ROUND_OFF = 1e-12
 
 
 def test_evaluation_values_equal_those_stored_from_the_former_code():
@@ -137,4 +141,10 @@ def test_evaluation_values_equal_those_stored_from_the_former_code():
     sel = Selection(order=rng.permutation(12), scores=np.arange(12, 0, -1.0), seconds=0.5, params={}, subsets={},
                     space=None, n_ranked=12)
     frame = evaluate_selection(X, y, sel, [2, 5, 12], {"knn": {}, "distance_norms": {}}, seed=7)
-    assert [float(v).hex() for v in frame["value"]] == STORED
+    values = frame["value"].to_numpy(dtype=float)
+    stored = np.array([float.fromhex(v) for v in STORED])
+    # exact where no BLAS reduction sums floats (the fit time; KNN votes on integer distances, which every
+    # summation order gives exactly; the zero norms at d); the norms of D - D_F within round-off
+    exact = ~NORMS_OF_A_SUBSET
+    assert [v.hex() for v in values[exact]] == [v.hex() for v in stored[exact]]
+    np.testing.assert_allclose(values[NORMS_OF_A_SUBSET], stored[NORMS_OF_A_SUBSET], rtol=ROUND_OFF, atol=0)

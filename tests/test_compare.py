@@ -1,0 +1,156 @@
+"""`ufskit compare`: a run against a reference, number by number, within the scorecard's tolerances."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ufskit.cli import main
+from ufskit.compare import BEYOND, IDENTICAL, NUMERIC, WITHIN, cells, compare_runs, read_cells, within, write_cells
+
+TOLERANCES = {"knn_acc": {"absolute": 2.0}, "w11": {"relative": 0.25}, "fit_seconds": {"factor": 3.0}}
+
+
+def make_run(root, *, knn=93.4, w11=0.25, verdict="holds", statistic=7.123456789, extra_row=False):
+    """A small results folder: a scorecard (two numbers, a claim), a paper table, its claims, a figure, a
+    benchmark statistic no published metric covers, and files that are not compared (times, per-run metrics)."""
+    card = pd.DataFrame({
+        "kind": ["number", "number", "claim"], "paper": ["ivfs"] * 3, "report": ["ivfs"] * 3,
+        "dataset": ["lymphoma", "lymphoma", ""], "method": ["IVFS", "IVFS", ""], "metric": ["knn_acc", "w11", ""],
+        "published": [94.0, 0.06, np.nan], "reproduced": [knn, w11, np.nan], "outcome": ["within tolerance",
+        "outside tolerance", verdict], "claim_id": ["", "", "IVFS/C1"],
+        "numbers": ["", "", f"IVFS beats SPEC on {knn:.1f} vs 90.2"]})
+    (root / "ivfs").mkdir(parents=True)
+    card.to_csv(root / "scorecard.csv", index=False)
+    table = pd.DataFrame({"dataset": ["lymphoma"] * 2, "method": ["IVFS", "SPEC"], "metric": ["knn_acc"] * 2,
+                          "reproduced": [knn, 90.2], "fit_seconds": [1.5, 0.2]})
+    if extra_row:
+        table.loc[2] = ["lymphoma", "MCFS", "knn_acc", 88.0, 0.1]
+    table.to_csv(root / "ivfs/table1.csv", index=False)
+    pd.DataFrame({"id": ["IVFS/C1"], "verdict": [verdict], "numbers": [f"{knn:.2f} vs 90.2"]}).to_csv(
+        root / "ivfs/claims.csv", index=False)
+    (root / "ivfs/fig2.png").write_bytes(b"png")
+    (root / "benchmark").mkdir()
+    pd.DataFrame({"test": ["friedman"], "statistic": [statistic], "n_datasets": [4]}).to_csv(
+        root / "benchmark/stats.csv", index=False)
+    (root / "ivfs/metrics").mkdir()
+    pd.DataFrame({"value": [np.random.default_rng().random()]}).to_csv(root / "ivfs/metrics/rep0.csv", index=False)
+    return root
+
+
+def run_cli(tmp_path, mine, reference, capsys):
+    code = main(["compare", str(mine), str(reference), "--config", str(write_config(tmp_path))])
+    return code, capsys.readouterr().out
+
+
+def write_config(tmp_path):
+    path = tmp_path / "config.yaml"
+    path.write_text("scorecard:\n  tolerances:\n" + "".join(
+        f"    {m}: {json.dumps(t)}\n" for m, t in TOLERANCES.items()))
+    return path
+
+
+def test_a_run_against_itself_is_identical(tmp_path, capsys):
+    ref = make_run(tmp_path / "ref")
+    code, out = run_cli(tmp_path, ref, ref, capsys)
+    assert code == 0 and "overall: identical" in out
+
+
+def test_times_and_per_run_files_are_not_compared(tmp_path):
+    run = make_run(tmp_path / "ref")
+    table = cells(run)
+    assert not table["column"].str.contains("seconds").any()
+    assert not table["file"].str.contains("/metrics/").any()
+
+
+def test_a_number_moved_beyond_its_tolerance_fails_and_is_named(tmp_path, capsys):
+    ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine", knn=90.9)  # 2.5 points: beyond 2
+    code, out = run_cli(tmp_path, mine, ref, capsys)
+    assert code == 1
+    assert "ivfs/table1.csv [lymphoma|IVFS|knn_acc] reproduced: 90.900000000000006 (reference 93.400000000000006)" in out
+    assert "scorecard.csv" in out and "differs:" in out
+
+
+def test_a_number_within_its_tolerance_agrees(tmp_path, capsys):
+    ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine", knn=92.0, w11=0.3)  # 1.4 points, 20 %
+    result = compare_runs(mine, ref, TOLERANCES)
+    moved = result.cells[result.cells["status"] == WITHIN]
+    assert set(moved["column"]) == {"reproduced"} and len(moved) == 3  # scorecard knn, w11; table knn
+    assert result.agrees
+    # the claim's text, which writes the number, names the same row: its decimals are masked in the row's name
+    assert (result.cells["status"].isin([IDENTICAL, WITHIN])).all()
+    code, out = run_cli(tmp_path, mine, ref, capsys)
+    assert code == 0 and "overall: agrees" in out
+
+
+def test_a_changed_claim_verdict_fails(tmp_path, capsys):
+    ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine", verdict="does not hold")
+    result = compare_runs(mine, ref, TOLERANCES)
+    assert set(result.verdicts_changed["file"]) == {"scorecard.csv", "ivfs/claims.csv"}
+    code, out = run_cli(tmp_path, mine, ref, capsys)
+    assert code == 1 and "claim verdicts changed: 2" in out
+
+
+def test_a_statistic_no_metric_covers_is_held_to_round_off(tmp_path):
+    ref = make_run(tmp_path / "ref")
+    close = make_run(tmp_path / "close", statistic=7.123456789 * (1 + 1e-9))
+    far = make_run(tmp_path / "far", statistic=7.2)
+    assert compare_runs(close, ref, TOLERANCES).agrees
+    result = compare_runs(far, ref, TOLERANCES)
+    assert list(result.of(BEYOND)["column"]) == ["statistic"]
+
+
+def test_a_partial_run_compares_what_it_has_and_says_what_it_has_not(tmp_path, capsys):
+    ref = make_run(tmp_path / "ref", extra_row=True)
+    mine = make_run(tmp_path / "mine")
+    shutil.rmtree(mine / "benchmark")
+    (mine / "ivfs/fig2.png").unlink()
+    result = compare_runs(mine, ref, TOLERANCES)
+    assert result.agrees
+    assert result.files_only_reference == ["benchmark/stats.csv", "ivfs/fig2.png"]
+    code, out = run_cli(tmp_path, mine, ref, capsys)
+    assert code == 0
+    assert "1 only in the reference" in out  # the MCFS row of table1
+    assert "files not in this run (only in the reference): benchmark/stats.csv, ivfs/fig2.png" in out
+
+
+def test_a_stored_cells_file_serves_as_the_reference(tmp_path):
+    ref = make_run(tmp_path / "ref")
+    write_cells(ref, tmp_path / "cells.csv.gz")
+    stored = read_cells(tmp_path / "cells.csv.gz")
+    pd.testing.assert_frame_equal(stored, cells(ref).astype(str))
+    assert compare_runs(ref, tmp_path / "cells.csv.gz", TOLERANCES).all_identical
+
+
+def test_tolerances_come_from_the_reference_provenance(tmp_path, capsys, monkeypatch):
+    ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine", knn=92.0)
+    (ref / "provenance.json").write_text(json.dumps({"tolerances": {"knn_acc": {"absolute": 1.0}}}))
+    monkeypatch.chdir(tmp_path)
+    assert main(["compare", str(mine), str(ref)]) == 1  # 1.4 points: beyond the reference's 1
+    assert "beyond" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("missing", ["results", "reference"])
+def test_a_missing_folder_is_a_clear_error(tmp_path, capsys, missing):
+    run = make_run(tmp_path / "run")
+    args = [str(tmp_path / "nope"), str(run)] if missing == "results" else [str(run), str(tmp_path / "nope")]
+    assert main(["compare", *args, "--config", str(write_config(tmp_path))]) == 2
+    assert f"{missing.upper()}: " in capsys.readouterr().err
+
+
+def test_without_any_tolerances_it_says_where_it_looked(tmp_path, capsys, monkeypatch):
+    run = make_run(tmp_path / "run")
+    monkeypatch.chdir(tmp_path)
+    assert main(["compare", str(run), str(run)]) == 2
+    assert "no tolerances" in capsys.readouterr().err
+
+
+def test_within_is_symmetric_for_factors_and_strict_about_nan():
+    assert within(2.0, 5.9, {"factor": 3.0}) and not within(2.0, 6.1, {"factor": 3.0})
+    assert within(-2.0, -5.9, {"factor": 3.0})
+    assert within(np.nan, np.nan, NUMERIC) and not within(1.0, np.nan, NUMERIC) and not within(np.nan, 1.0, NUMERIC)
+    assert within(100.0, 100.0001, NUMERIC) and not within(100.0, 100.001, NUMERIC)
