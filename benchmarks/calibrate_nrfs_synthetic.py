@@ -34,7 +34,7 @@ from threadpoolctl import threadpool_limits
 
 from ufskit.configio import load_yaml
 from ufskit.experiments import resolve_params
-from ufskit.papers.nrfs_calibration import (
+from ufskit.papers.nrfs.calibration import (
     BASELINES,
     COARSE_GRID,
     DONE_WHEN,

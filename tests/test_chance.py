@@ -11,8 +11,8 @@ from conftest import ROOT
 from ufskit import chance as C
 from ufskit.experiments import method_reps
 from ufskit.papers import ivfs as P
-from ufskit.papers import ivfs_report as R
 from ufskit.papers import paper_methods
+from ufskit.papers.ivfs import report as R
 from ufskit.runs import evaluate_run, fit_run, run_batched
 from ufskit.seeds import derive_seed
 

@@ -92,12 +92,12 @@ def test_markdown_claim_and_reader_carry_random_best_of_g(iris_chance):
     evidence = K.claim_table1(t)["evidence"]
     assert evidence.endswith("Kernel UDFS beats Random, best of G = 2 (the same selection), on 1/1 datasets "
                              "(the published values: 0/1)")  # 99 % beats Random, the (made-up) published 10 % not
-    rows = K.SPEC.readers["table1"](t).set_index("method")
+    rows = K.PAPER.readers["table1"](t).set_index("method")
     assert rows.loc[K.KUDFS, "chance_best_of_g"] == chance and rows.loc[K.UDFS, "G"] == 1
     assert pd.isna(rows.loc["All Features", "G"])
     # a Table 1 without the columns (no pools) reads, renders and claims as before
     assert "Random, best of G" not in K.table1_markdown(table) and "Random" not in K.claim_table1(table)["evidence"]
-    assert "G" not in K.SPEC.readers["table1"](table)
+    assert "G" not in K.PAPER.readers["table1"](table)
 
 
 def test_bad_shapes_and_pools_are_errors(iris_chance):

@@ -18,9 +18,10 @@ from matplotlib.text import Text
 
 from ufskit import plots
 from ufskit.papers import benchmark as B
-from ufskit.papers import ils, kudfs, nrfs, nrfs_calibration
-from ufskit.papers import ivfs_report as R
+from ufskit.papers import ils, kudfs, nrfs
 from ufskit.papers.benchmark_stats import random_band
+from ufskit.papers.ivfs import report as R
+from ufskit.papers.nrfs import calibration as nrfs_calibration
 
 NAMES = ["wine", "lymphoma_with_a_long_name", "Brain_Tumor2", "TOX_171", "ionosphere"]
 COUNTS = [2, 5, 10]

@@ -575,10 +575,9 @@ def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
     return "\n".join(lines) + "\n"
 
 
-def claim_lists(workflow: Path) -> list[Path]:
-    """The claims lists of the scored papers (``PaperSpec.claims``; paths under ``workflow``), each once, in order."""
-    paths = [spec.path(spec.claims, workflow) for spec in scored().values() if spec.claims is not None]
-    return list(dict.fromkeys(paths))
+def claim_lists() -> list[Path]:
+    """The claims lists of the scored papers (``PaperSpec.claims`` in each paper's folder), in the registry's order."""
+    return [spec.path(spec.claims) for spec in scored().values() if spec.claims is not None]
 
 
 def read_reference(paths) -> pd.DataFrame:
