@@ -20,10 +20,13 @@ PACKAGE = "ufskit"
 
 
 def modules() -> dict[str, tuple]:
-    """Dotted module name -> (path, is a package) for every module of the package."""
+    """Dotted module name -> (path, is a package) for every module of the package (a paper's scripts/ holds none:
+    Snakemake's `script:` files, run by its rules)."""
     found = {}
     for path in sorted((SRC / PACKAGE).rglob("*.py")):
         parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if "scripts" in parts[:-1]:
+            continue
         package = parts[-1] == "__init__"
         found[".".join(parts[:-1] if package else parts)] = (path, package)
     return found

@@ -31,8 +31,12 @@ def paper_report(path, paper, caption):
             f"paper {paper!r}: caption {caption!r} is none of its tables' and figures' {sorted(captions)}."
         )
     category = benchmark_title if paper == "benchmark" else REPORT_CATEGORIES[paper]
-    return report(path, caption=str(PAPERS.registry()[paper].caption(caption)), category=category,
-                  subcategory=os.path.dirname(path))
+    return report(
+        path,
+        caption=str(PAPERS.registry()[paper].caption(caption)),
+        category=category,
+        subcategory=os.path.dirname(path),
+    )
 
 
 def benchmark_title(wildcards):
@@ -52,9 +56,7 @@ def report_run(wildcards):
 
 # ---- the scorecard ------------------------------------------------------------------------
 
-SCORECARD_PUBLISHED = sorted(
-    {published(paper, block.file) for paper, block in SCORECARD.published_blocks()}
-)
+SCORECARD_PUBLISHED = sorted({published(paper, block.file) for paper, block in SCORECARD.published_blocks()})
 SCORECARD_CLAIMS = [str(p) for p in SCORECARD.claim_lists()]
 SCORECARD_GROUPS = str(REPO / "docs/fidelity/groups.csv")  # out-of-tolerance numbers -> group, reason, doc
 SCORECARD_KINDS = ("table1", "table2", "claims")  # the CSV outputs of a paper's report folder it reads

@@ -139,12 +139,12 @@ def register_folders(roots: Iterable) -> list[PaperSpec]:
 def _spec_of(module: str, folder: Path) -> PaperSpec:
     """The ``PAPER`` of the paper's package ``module``, with ``home`` its folder; it must be ``folder`` and named as it."""
     imported = importlib.import_module(module)
-    spec = getattr(imported, "PAPER", None)
-    if not isinstance(spec, PaperSpec):
-        raise ValueError(f"paper module {module!r} must define PAPER, a PaperSpec; got {type(spec).__name__}.")
     home = Path(imported.__file__).resolve().parent
     if home != Path(folder).resolve():
         raise ValueError(f"paper folder {folder}: `import {module}` finds {home} first; rename the folder.")
+    spec = getattr(imported, "PAPER", None)
+    if not isinstance(spec, PaperSpec):
+        raise ValueError(f"paper module {module!r} must define PAPER, a PaperSpec; got {type(spec).__name__}.")
     if spec.name != home.name:
         raise ValueError(f"paper folder {home}: its PAPER.name must be its folder's name {home.name!r}, got {spec.name!r}.")
     return replace(spec, home=home)

@@ -12,10 +12,10 @@ rule toy_table1:
         claims_md="results/{report}/claims.md",
     log:
         "logs/toy/{report}/table1.log",
-    conda:
-        ENV
     wildcard_constraints:
         report=exactly(paper_reports("toy")),
+    conda:
+        ENV
     params:
         run=report_run,
     script:
