@@ -1,4 +1,4 @@
-"""Every figure of the four papers and the benchmark, at 1, 2 and 5 datasets: nothing off the canvas.
+"""Every figure of the papers and the benchmark, at 1, 2 and 5 datasets: nothing off the canvas.
 
 Each figure is drawn from small synthetic tables shaped like its script's input; then every text
 artist (titles, labels, tick labels, legend entries, annotations) must lie inside the figure, the

@@ -1,4 +1,4 @@
-"""Cross-paper benchmark: every selector on every dataset of the four papers, ranked per dataset and metric.
+"""Cross-paper benchmark: every selector on every dataset of the papers, ranked per dataset and metric.
 
 The benchmark's experiments (one per dataset family, config ``paper: benchmark``)
 run on the generic select -> evaluate -> aggregate path; this module turns

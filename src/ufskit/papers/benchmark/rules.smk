@@ -1,4 +1,4 @@
-# Cross-paper benchmark: every selector on every dataset of the four papers (experiments with
+# Cross-paper benchmark: every selector on every dataset of the papers (experiments with
 # `paper: benchmark`, one per dataset family, on the generic select -> evaluate -> aggregate path),
 # ranked per dataset and metric, tested across datasets (Friedman + Nemenyi) and against the Random
 # selector's draws; outputs go to results/<report_dir>/ (ufskit.papers.benchmark, benchmark_stats).
