@@ -52,18 +52,22 @@ def numbers_of(card, paper):
 
 
 def test_one_row_per_published_number_in_the_papers_order():
-    pub = S.published_numbers(published())
-    counts = pub.groupby(["paper", "table"]).size().to_dict()
-    assert counts == {("ivfs", "Table 1"): 40 * 7, ("ivfs", "Table 1 (datasets)"): 10 * 3, ("ivfs", "Table 2"): 40,
-                      ("nrfs", "Table I"): 7 * 2, ("nrfs", "Table II"): 8 * 3, ("ils", "Table 1"): 8 * 3,
-                      ("kudfs", "Table 1"): 6 * 3}
-    first = pub[pub["table"] == "Table 1"].head(8)  # IVFS: CLL-SUB-111, SPEC, its seven columns, then MCFS
+    tables, pub = published(), S.published_numbers(published())
+    for paper, block in S.published_blocks():  # every value of the block's columns (statistics: once per dataset)
+        frame = tables[block.file]
+        stats = [c for c, (_, method) in block.columns.items() if method == ""]
+        values = frame[[c for c in block.columns if c not in stats]].notna().sum().sum()
+        values += frame.drop_duplicates("dataset")[stats].notna().sum().sum() if stats else 0
+        assert len(pub[(pub["paper"] == paper) & (pub["table"] == block.table)]) == values, (paper, block.table)
+    ivfs = pub[(pub["paper"] == "ivfs") & (pub["table"] == "Table 1")]
+    first = ivfs.head(8)  # IVFS: CLL-SUB-111, SPEC, its seven columns, then MCFS
     assert first["metric"].tolist()[:7] == ["knn_acc", "w11", "winf", "Linf", "L1_over_n2", "L2", "fit_seconds"]
     assert first["published"].tolist()[:7] == [58.2, 2.35, 0.05, 0.42, 9.49, 13.86, 0.85]
     assert first.iloc[7][["method", "metric"]].tolist() == ["MCFS", "knn_acc"]
     nrfs = pub[pub["table"] == "Table I"].set_index(["method", "metric"])["published"]
     assert nrfs[("NDFS", "nmi_normal")] == 0.5004 and (pub.loc[pub["table"] == "Table I", "dataset"]
                                                         == "nrfs_synthetic").all()
+    assert list(dict.fromkeys(pub["paper"])) == list(S.scored())  # the registry's order
 
 
 def test_the_configured_tolerances_cover_every_published_metric():
@@ -178,8 +182,9 @@ def test_load_report_reads_what_the_paper_rules_wrote(tmp_path):
                         [str(tmp_path / "thyroid.json")])
     assert res.tables["table1"].loc[0, "kernel_udfs"] == 92.3 and res.claims.loc[0, "numbers"] == ""
     assert res.summaries["thyroid"]["n_samples"] == 215
-    with pytest.raises(ValueError, match="unknown output kinds"):
-        S.load_report("kudfs", {"fig2": "x.csv"})
+    other = S.load_report("kudfs", {"fig2": str(tmp_path / "table1.csv")})  # any output name: what readers name
+    with pytest.raises(ValueError, match=r"paper 'kudfs' has no published table read from \['fig2'\]"):
+        S.reproduced_numbers("kudfs", other)
     twice = pd.concat([kudfs_table(thyroid=(1, 2, 3))] * 2)
     with pytest.raises(ValueError, match="several values"):
         S.reproduced_numbers("kudfs", S.ReportResults("kudfs", {"table1": twice}))

@@ -80,13 +80,11 @@ class ReportResults:
 
 
 def load_report(report: str, files: dict[str, str], summaries=(), reading: str = MAIN, base: str = "") -> ReportResults:
-    """Read a report folder's tables (keys table1, table2), its claims.csv (key claims) and data summaries.
+    """Read a report folder's tables (key: the output kind its paper's ``readers`` name, e.g. table1), its claims.csv
+    (key claims) and data summaries.
 
     ``reading`` and ``base``: the reading the folder computes and the main folder it is an alternative of.
     """
-    unknown = set(files) - {"table1", "table2", "claims"}
-    if unknown:
-        raise ValueError(f"report {report!r}: unknown output kinds {sorted(unknown)}.")
     tables = {k: paper_rows(pd.read_csv(p)) for k, p in files.items() if k != "claims"}  # no added method
     claims = pd.read_csv(files["claims"], keep_default_na=False) if "claims" in files else None
     loaded = [json.loads(Path(p).read_text()) for p in summaries]

@@ -59,7 +59,6 @@ def report_run(wildcards):
 SCORECARD_PUBLISHED = sorted({published(paper, block.file) for paper, block in SCORECARD.published_blocks()})
 SCORECARD_CLAIMS = [str(p) for p in SCORECARD.claim_lists()]
 SCORECARD_GROUPS = str(REPO / "docs/fidelity/groups.csv")  # out-of-tolerance numbers -> group, reason, doc
-SCORECARD_KINDS = ("table1", "table2", "claims")  # the CSV outputs of a paper's report folder it reads
 
 
 def report_summaries(report):
@@ -72,6 +71,11 @@ def report_summaries(report):
     return list(paths.values())
 
 
+def scorecard_kinds(paper):
+    """The CSV outputs of a paper's report folder that the scorecard reads: those its readers name, and claims."""
+    return {*PAPERS.registry()[paper].readers, "claims"}
+
+
 def scorecard_sources():
     """Paper -> one entry per report folder of the paper in this run: the tables and claims it built, summaries."""
     sources = {paper: [] for paper in PAPERS.scored()}
@@ -82,7 +86,7 @@ def scorecard_sources():
         files = {
             Path(t).stem: t
             for t in PAPER_TARGETS[paper](report)
-            if t.endswith(".csv") and Path(t).stem in SCORECARD_KINDS
+            if t.endswith(".csv") and Path(t).stem in scorecard_kinds(paper)
         }
         reading = READING_FOLDERS.get(report, {})
         sources[paper].append(
