@@ -1,4 +1,5 @@
-# Config validation, the dataset registry and every input function of the workflow.
+# Config validation, the dataset registry and the input functions shared by every rule; a paper's own input
+# functions are in its folder (src/ufskit/papers/<name>/common.smk, included by its rules.smk).
 
 import os
 import re

@@ -1,4 +1,4 @@
-# Input functions, targets and start-up checks of the cross-paper benchmark's rules (benchmark.smk).
+# Input functions, targets and start-up checks of the cross-paper benchmark's rules (rules.smk).
 
 
 def benchmark_experiments(report):

@@ -1,4 +1,4 @@
-# Input functions and targets of the ILS paper's rules (workflow/rules/ils.smk), to move to common.smk.
+# Input functions and targets of the ILS paper's rules (rules.smk).
 
 from ufskit.papers import ils as ILS_PAPER
 from ufskit.papers import reference_labels

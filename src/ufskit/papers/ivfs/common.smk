@@ -1,4 +1,4 @@
-# Input functions, targets and constants of the IVFS paper's rules (ivfs.smk).
+# Input functions, targets and constants of the IVFS paper's rules (rules.smk).
 
 
 import re

@@ -2,7 +2,7 @@
 # The paper's grid is large, so its experiments do not use one job per run: every method runs batched
 # (rule run_batched_method), its settings on one dataset cut into shards (IVFS: one per (d~, n~), whose
 # k values share one fit; other methods: one shard, `all`), as data given by ivfs_batch_plan
-# (ivfs_common.smk). The experiment's `protocol` is checked by ufskit.papers.ivfs.check_protocol;
+# (common.smk). The experiment's `protocol` is checked by ufskit.papers.ivfs.check_protocol;
 # outputs go to results/<report_dir>/.
 
 

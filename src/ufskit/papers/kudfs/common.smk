@@ -1,4 +1,4 @@
-# Input functions, targets and constants of the KUDFS paper's rules (kudfs.smk).
+# Input functions, targets and constants of the KUDFS paper's rules (rules.smk).
 
 
 from ufskit.papers import EXTRA_MARK, extra_labels

@@ -1,9 +1,9 @@
 # Kernel UDFS paper (Liu & Wang): Table 1, Figs. 1-2, the nonlinear competitors, the claims.
-# A report's experiments are told apart by the last part of their name:
-#   *_udfs    UDFS on the datasets, n_features: all (1..d); its count d is "All Features";
-#   *_table1  kernel UDFS over the kernel-width grid (Sec. 4.2);
-#   *_fig1    kernel UDFS settings on one dataset (Sec. 4.1): the distance-ratio curves;
-#   *_fig2    kernel UDFS with a fixed sigma over a gamma x lambda grid (Sec. 4.3), plus Kernel PCA and
+# A report's experiments are told apart by their config `role` (kudfs_experiment, role_experiment):
+#   udfs      UDFS on the datasets, n_features: all (1..d); its count d is "All Features";
+#   table1    kernel UDFS over the kernel-width grid (Sec. 4.2);
+#   fig1      kernel UDFS settings on one dataset (Sec. 4.1): the distance-ratio curves;
+#   fig2      kernel UDFS with a fixed sigma over a gamma x lambda grid (Sec. 4.3), plus Kernel PCA and
 #             Kernel K-means with the same RBF kernel.
 # Tables and figures go to results/<report_dir>/ (ufskit.papers.kudfs).
 

@@ -1,4 +1,4 @@
-# Input functions, targets and constants of the NRFS paper's rules (nrfs.smk).
+# Input functions, targets and constants of the NRFS paper's rules (rules.smk).
 
 
 from ufskit.papers import extra_labels
