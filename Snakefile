@@ -1,4 +1,4 @@
-# Reproduction of four unsupervised feature selection papers (see README.md).
+# Reproduction of unsupervised feature selection papers (see README.md).
 # Entry point: configfile, includes, and the default target.
 
 from snakemake.utils import min_version
@@ -20,20 +20,15 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/select.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/tables.smk"
-include: "workflow/rules/ils.smk"
-include: "workflow/rules/kudfs.smk"
-include: "workflow/rules/nrfs.smk"
-include: "workflow/rules/ivfs.smk"
-include: "workflow/rules/benchmark.smk"
-include: "workflow/rules/paper_stats.smk"  # after the papers: adds to their targets
 
 
-# the rules files of the papers of config `paper_modules` (their PaperSpec.rules), after the built-in papers'
-for _rules in EXTRA_PAPER_RULES:
+# each registered paper's rules.smk (src/ufskit/papers/<name>/, then the folders of config `paper_folders`)
+for _rules in PAPER_RULES:
 
     include: _rules
 
 
+include: "workflow/rules/paper_stats.smk"  # after the papers: adds to their targets
 include: "workflow/rules/report.smk"
 
 

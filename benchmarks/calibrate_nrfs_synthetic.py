@@ -34,7 +34,8 @@ from threadpoolctl import threadpool_limits
 
 from ufskit.configio import load_yaml
 from ufskit.experiments import resolve_params
-from ufskit.papers.nrfs_calibration import (
+from ufskit.papers import registry
+from ufskit.papers.nrfs.calibration import (
     BASELINES,
     COARSE_GRID,
     DONE_WHEN,
@@ -112,7 +113,7 @@ def main() -> None:
     config = load_yaml(REPO / "config/config.yaml")
     entry = load_yaml(REPO / "config/datasets.yaml")["datasets"]["nrfs_synthetic"]
     sizes = {k: entry["options"][k] for k in ("n_per_cluster", "n_noise", "n_features")}
-    published = pd.read_csv(REPO / "config/published/nrfs_table1.csv", comment="#")
+    published = pd.read_csv(registry()["nrfs"].path("nrfs_table1.csv"), comment="#")
     methods = baseline_methods(config)
     started = time.perf_counter()
 

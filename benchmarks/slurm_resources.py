@@ -37,9 +37,11 @@ WILDCARD_REGEX = {"experiment": READING, "folder": READING}
 
 
 def workflow_rules(repo: Path) -> dict[str, str | None]:
-    """{rule: its benchmark path pattern, or None}, read from the Snakefile and the rule files."""
+    """{rule: its benchmark path pattern, or None}, read from the Snakefile and the rule files (the papers' in their
+    folders, src/ufskit/papers/<name>/)."""
     rules = {}
-    for path in [repo / "Snakefile", *sorted((repo / "workflow" / "rules").glob("*.smk"))]:
+    for path in [repo / "Snakefile", *sorted((repo / "workflow" / "rules").glob("*.smk")),
+                 *sorted((repo / "src" / "ufskit" / "papers").glob("*/*.smk"))]:
         text = path.read_text()
         starts = [(m.start(), m.group(1)) for m in RULE.finditer(text)] + [(len(text), None)]
         for (start, name), (end, _) in pairwise(starts):

@@ -2,7 +2,8 @@
 when the run added methods to the paper (config extra_methods)."""
 
 from ufskit.intermediates import read_csv
-from ufskit.papers import EXTRA_MARK, EXTRA_NOTE, benchmark_stats, extra_labels, ils, ivfs_report, kudfs, nrfs
+from ufskit.papers import EXTRA_MARK, EXTRA_NOTE, benchmark_stats, extra_labels, ils, kudfs, nrfs
+from ufskit.papers.ivfs import report as ivfs_report
 from ufskit.plots import save_figure
 from ufskit.runlog import start
 from ufskit.tables import write_markdown

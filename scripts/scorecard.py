@@ -1,15 +1,15 @@
-"""Rule scorecard: the published numbers and claims of the four papers against this run (CSV and markdown)."""
+"""Rule scorecard: the published numbers and claims of the registered papers against this run (CSV and markdown)."""
 
 from pathlib import Path
 
 from ufskit import scorecard as S
-from ufskit.papers import read_published, register_modules
+from ufskit.papers import read_published, register_folders
 from ufskit.runlog import start
 from ufskit.tables import write_markdown
 
 log = start(snakemake.log[0])
 p = snakemake.params
-register_modules(p.paper_modules)  # the papers of config `paper_modules`, after the built-in ones
+register_folders(p.paper_folders)  # the papers of config `paper_folders`, after the built-in ones
 published = {Path(path).name: read_published(path) for path in snakemake.input.published}
 runs = {paper: [S.load_report(e["report"], e["files"], e["summaries"], e["reading"], e["base"]) for e in entries]
         for paper, entries in p.sources.items()}

@@ -1,5 +1,5 @@
 """The benchmark's protocol pieces: feature counts as fractions of d, excluded (dataset, method) pairs, and
-the configured families covering every selector and every dataset of the four papers."""
+the configured families covering every selector and every dataset of the papers."""
 
 from __future__ import annotations
 

@@ -1,12 +1,18 @@
-"""Report captions from the run: ufskit.captions' facts, and every workflow/report/*.rst rendered as Snakemake does.
+"""Report captions from the run: ufskit.captions' facts, and every caption rendered as Snakemake does.
 
-Each caption is rendered with Jinja (strict: a missing key fails) on the facts of the smoke
-config's report folders, then published by docutils, and must state the protocol, the datasets
-that ran and the settings, never the full protocol's.
+Every output that the smoke run puts in the report (each registered paper's tables and figures, the
+scorecard) has its caption rendered with Jinja (strict: a missing key fails) from the params and
+wildcards of its job in the smoke DAG, then published by docutils: it must state the protocol, the
+datasets that ran and the settings, never the full protocol's. A paper outside the package (the toy
+paper) is rendered on its own smoke run (its folder's smoke.yaml after config/smoke.yaml).
 """
 
 from __future__ import annotations
 
+import pickle
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -16,9 +22,11 @@ from jinja2 import Environment, StrictUndefined
 
 from conftest import ROOT
 from ufskit import captions as C
+from ufskit import papers
 from ufskit.papers import benchmark as B
 
 REPORT = ROOT / "workflow/report"
+TOY = ROOT / "tests/papers/toy"
 
 
 @pytest.fixture(scope="module")
@@ -61,93 +69,95 @@ def test_a_reading_folder_says_which_reading_it_computes(smoke):
     assert C.run_facts(smoke, ["smoke_kudfs_udfs"])["readings"] == []
 
 
-# caption -> (report folder of the smoke config, wildcards, the rule's other params)
-CASES = {
-    "ils_fig1": ("smoke_ils", {}, {"cv1nn": {"n_folds": 3, "n_repeats": 2}}),
-    "ils_orl_figure": ("smoke_ils", {"figure": "fig2"}, {"settings": {"runs": 2}}),
-    "ils_table1": ("smoke_ils", {}, {}),
-    "ils_variants": ("smoke_ils", {}, {}),
-    "ils_claims": ("smoke_ils", {}, {}),
-    "ivfs_curves": ("smoke_ivfs", {"figure": "fig3"}, {}),
-    "ivfs_fig4": ("smoke_ivfs", {}, {}),
-    "ivfs_table1": ("smoke_ivfs", {}, {}),
-    "ivfs_table2": ("smoke_ivfs", {}, {}),
-    "ivfs_claims": ("smoke_ivfs", {}, {}),
-    "ivfs_seed_correlation": ("smoke_ivfs", {}, {}),
-    "kudfs_fig1": ("smoke_kudfs", {}, {"dataset": "thyroid", "kernel": "RBF kernel, sigma = 1",
-                                       "labels": ["sigma=1, gamma=1, lam=1000"]}),
-    "kudfs_fig2": ("smoke_kudfs", {}, {"kernel": "RBF kernel, sigma = 1"}),
-    "kudfs_table1": ("smoke_kudfs", {}, {}),
-    "kudfs_claims": ("smoke_kudfs", {}, {}),
-    "nrfs_fig1": ("smoke_nrfs", {}, {}),
-    "nrfs_fig4": ("smoke_nrfs", {}, {}),
-    "nrfs_fig5": ("smoke_nrfs", {}, {}),
-    "nrfs_fig6": ("smoke_nrfs", {}, {}),
-    "nrfs_fig7": ("smoke_nrfs", {}, {}),
-    "nrfs_table1": ("smoke_nrfs", {}, {}),
-    "nrfs_sensitivity": ("smoke_nrfs", {}, {}),
-    "nrfs_table2": ("smoke_nrfs", {}, {}),
-    "nrfs_claims": ("smoke_nrfs", {}, {}),
-    "nrfs_spectrum": ("smoke_nrfs", {}, {}),
-    "nrfs_oracle": ("smoke_nrfs", {}, {}),
-    "benchmark_heatmap": ("smoke_benchmark", {}, {"title": B.TITLE}),
-    "benchmark_summary": ("smoke_benchmark", {}, {"title": B.TITLE}),
-    "benchmark_stats": ("smoke_benchmark", {}, {"title": B.TITLE}),
-    "benchmark_cd": ("smoke_benchmark", {}, {"title": B.TITLE}),
-    "benchmark_vs_random": ("smoke_benchmark", {}, {"title": B.TITLE}),
-    "paper_stats": ("smoke_ivfs", {}, {"table": "Table 1", "values": "best over the Table 1 settings and counts"}),
-    "scorecard": (None, {}, {}),
-}
+def report_jobs(tmp, *configs):
+    """(caption, rule, params, wildcards, config) of each report output of the DAG under `configs` (tests/report_jobs.py)."""
+    out = tmp / "jobs.pickle"
+    proc = subprocess.run([sys.executable, str(ROOT / "tests/report_jobs.py"), str(ROOT / "Snakefile"), str(out),
+                           *map(str, configs)], cwd=tmp, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return pickle.loads(out.read_bytes())
 
 
-def _experiments(config, report):
-    names = list(config["experiments"]) if report == "smoke_benchmark" else config["run"]
-    return [n for n in names if report is None or config["experiments"][n].get("report_dir") == report]
+@pytest.fixture(scope="module")
+def smoke_jobs(tmp_path_factory, smoke):
+    """The report outputs of the smoke config with every paper experiment in `run` (the benchmark's too), and of
+    the toy paper's smoke run."""
+    folder = tmp_path_factory.mktemp("smoke")
+    every = folder / "every_paper.yaml"
+    every.write_text(yaml.safe_dump({"run": [n for n, e in smoke["experiments"].items() if e.get("paper", "generic") != "generic"]}))
+    return (report_jobs(folder, ROOT / "config/smoke.yaml", every)
+            + report_jobs(tmp_path_factory.mktemp("toy"), ROOT / "config/smoke.yaml", TOY / "smoke.yaml"))
 
 
-def _render(name, config, report, wildcards, params):
+def _render(caption, params, wildcards, config):
     template = Environment(trim_blocks=True, lstrip_blocks=True, undefined=StrictUndefined).from_string(
-        (REPORT / f"{name}.rst").read_text())
-    run = C.run_facts(config, _experiments(config, report))
-    snakemake = SimpleNamespace(params=SimpleNamespace(run=run, **params), config=config,
-                                wildcards=SimpleNamespace(report=report, **wildcards))
+        Path(caption).read_text())
+    snakemake = SimpleNamespace(params=SimpleNamespace(**params), config=config,
+                                wildcards=SimpleNamespace(**wildcards))
     return template.render(snakemake=snakemake)
 
 
-def test_every_caption_has_a_case():
-    assert {p.stem for p in REPORT.glob("*.rst")} - {"workflow"} == set(CASES)
+def _job(jobs, caption, report, **wildcards):
+    """The job whose report output has the caption named `caption`, in report folder `report` (and `wildcards`)."""
+    return next(j for j in jobs if Path(j[0]).stem == caption and report in (j[3].get("report"), j[3].get("folder"))
+                and wildcards.items() <= j[3].items())
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_captions_render_from_the_run(name, smoke):
-    report, wildcards, params = CASES[name]
-    text = _render(name, smoke, report, wildcards, params)
-    html = publish_parts(text, writer="html", settings_overrides={"report_level": 2, "halt_level": 2})["body"]
-    assert "smoke protocol" in text and "{{" not in text and "{%" not in text
-    run = C.run_facts(smoke, _experiments(smoke, report))
-    assert any(d in text for d in run["datasets"])
-    assert "System Message" not in html  # valid reStructuredText
-    if name not in {"scorecard"}:
-        assert "Run settings." in text and "Experiment ``" in text
+def _render_job(jobs, caption, report, wildcards=None, config=None, **params):
+    """The caption of that job rendered, with `params` changed, or its run facts under `config` instead."""
+    path, _, job_params, job_wildcards, job_config = _job(jobs, caption, report, **(wildcards or {}))
+    if config is not None:
+        names = [n for n in config["run"] if config["experiments"][n].get("report_dir") == report]
+        params = {"run": C.run_facts(config, names), **params}
+    return _render(path, {**job_params, **params}, job_wildcards, config or job_config)
 
 
-def test_captions_name_what_ran_not_the_full_protocol(smoke):
-    fig1 = _render("ils_fig1", smoke, "smoke_ils", {}, {"cv1nn": {"n_folds": 3, "n_repeats": 2}})
+def test_every_registered_papers_captions_are_in_its_smoke_run(smoke_jobs):
+    rendered = {Path(j[0]) for j in smoke_jobs}
+    for spec in papers.registry().values():
+        assert {spec.caption(c) for c in spec.captions} <= rendered, spec.name
+    toy = {j[3].get("report") for j in smoke_jobs if j[1] == "toy_table1"}
+    assert toy == {"toy"}
+
+
+def test_captions_render_from_the_run(smoke_jobs):
+    for caption, rule, params, wildcards, config in smoke_jobs:
+        text = _render(caption, params, wildcards, config)
+        html = publish_parts(text, writer="html", settings_overrides={"report_level": 2, "halt_level": 2})["body"]
+        assert "smoke protocol" in text and "{{" not in text and "{%" not in text, (rule, wildcards)
+        assert any(d in text for d in params["run"]["datasets"]), (rule, wildcards)
+        assert "System Message" not in html, (rule, wildcards)  # valid reStructuredText
+        if rule != "scorecard":
+            assert "Run settings." in text and "Experiment ``" in text, (rule, wildcards)
+
+
+def test_captions_name_what_ran_not_the_full_protocol(smoke_jobs, smoke):
+    fig1 = _render_job(smoke_jobs, "ils_fig1", "smoke_ils")
     assert "3-fold" in fig1 and "2 repeat(s)" in fig1 and "(wine; the paper: eight)" in fig1
-    kudfs = _render("kudfs_fig1", smoke, "smoke_kudfs", {}, CASES["kudfs_fig1"][2])
+    kudfs = _render_job(smoke_jobs, "kudfs_fig1", "smoke_kudfs")
     assert "on thyroid (the paper: ionosphere" in kudfs
-    fig5 = _render("nrfs_fig5", smoke, "smoke_nrfs", {}, {})
+    fig5 = _render_job(smoke_jobs, "nrfs_fig5", "smoke_nrfs")
     assert "Brain_Tumor2 at 20, 60 features" in " ".join(fig5.split())
     band = "quantiles of Random's runs (4 repetitions; kmeans n_runs = 1): uniformly random feature subsets"
     assert band in " ".join(fig5.split())
-    assert "Random's runs (4 repetitions; knn n_splits = 1)" in _render("ivfs_curves", smoke, *CASES["ivfs_curves"][:2], {})
-    assert "Random's runs" not in _render("ils_orl_figure", smoke, "smoke_ils", {"figure": "fig3"}, {"settings": {"n_splits": 2}})
-    full = _render("nrfs_fig5", {**smoke, "protocol": "full"}, "smoke_nrfs", {}, {})
+    curves = _render_job(smoke_jobs, "ivfs_curves", "smoke_ivfs", {"figure": "fig3"})
+    assert "Random's runs (4 repetitions; knn n_splits = 1)" in curves
+    assert "Random's runs" not in _render_job(smoke_jobs, "ils_orl_figure", "smoke_ils", {"figure": "fig3"})
+    full = _render_job(smoke_jobs, "nrfs_fig5", "smoke_nrfs", config={**smoke, "protocol": "full"})
     assert "reduced" not in full and "protocol" not in full.split("Run settings.")[0].replace("(the paper", "")
 
 
-@pytest.mark.parametrize("name", [n for n in sorted(CASES) if n.startswith("benchmark_")])
-def test_a_users_benchmark_captions_name_it(name, smoke):
+def test_the_statistics_of_added_methods_render(smoke):
+    # no method is added in the smoke run: the caption of paper_stats rendered on its facts as the rule gives them
+    run = C.run_facts(smoke, [n for n in smoke["run"] if smoke["experiments"][n].get("report_dir") == "smoke_ivfs"])
+    text = _render(REPORT / "paper_stats.rst", {"run": run, "table": "Table 1",
+                                                 "values": "best over the Table 1 settings and counts"},
+                   {"report": "smoke_ivfs"}, smoke)
+    assert "smoke protocol" in text and "Run settings." in text and "{{" not in text
+
+
+@pytest.mark.parametrize("name", sorted(papers.registry()["benchmark"].captions))
+def test_a_users_benchmark_captions_name_it(name, smoke_jobs):
     title = B.title("own_benchmark", ["own_data"], "smoke")
-    text = _render(name, smoke, "smoke_benchmark", {}, {"title": title})
+    text = _render_job(smoke_jobs, name, "smoke_benchmark", title=title)
     assert title == "Benchmark: own_data" and f"**{title}" in text and "Cross-paper" not in text

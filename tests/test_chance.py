@@ -11,8 +11,8 @@ from conftest import ROOT
 from ufskit import chance as C
 from ufskit.experiments import method_reps
 from ufskit.papers import ivfs as P
-from ufskit.papers import ivfs_report as R
 from ufskit.papers import paper_methods
+from ufskit.papers.ivfs import report as R
 from ufskit.runs import evaluate_run, fit_run, run_batched
 from ufskit.seeds import derive_seed
 
@@ -144,16 +144,15 @@ def test_claims_say_whether_ivfs_beats_random_under_the_same_selection():
 
 def test_scorecard_says_whether_reproduced_and_published_beat_chance_under_the_same_selection():
     from ufskit import scorecard as S
-    from ufskit.papers import read_published
 
-    published = {b.file: read_published(ROOT / "config/published" / b.file) for _, b in S.published_blocks()}
+    published = S.published_tables()
     tolerances = yaml.safe_load((ROOT / "config/config.yaml").read_text())["scorecard"]["tolerances"]
     # lymphoma, IVFS-linf, published KNN 94.0 and L2 2.30; Random best of 25: 93.2 and 2.38
     t1 = pd.DataFrame([{"dataset": "lymphoma", "method": "IVFS-linf", "metric": m, "reproduced": v, "status": "ok",
                         "G": g, "chance_best_of_g": c, "chance_std": 0.1}
                        for m, v, g, c in (("knn_acc", 94.3, 25, 93.2), ("L2", 2.49, 25, 2.38),
                                           ("fit_seconds", 1.0, None, None))])
-    card = S.scorecard(published, S.read_reference(ROOT / "config/published/claims.csv"),
+    card = S.scorecard(published, S.read_reference(S.claim_lists()),
                        {"ivfs": [S.ReportResults("ivfs", {"table1": t1})]}, excluded={}, tolerances=tolerances)
     rows = card[(card["kind"] == "number") & (card["dataset"] == "lymphoma") & (card["method"] == "IVFS-linf")
                 & (card["table"] == "Table 1")].set_index("metric")

@@ -92,12 +92,12 @@ def test_markdown_claim_and_reader_carry_random_best_of_g(iris_chance):
     evidence = K.claim_table1(t)["evidence"]
     assert evidence.endswith("Kernel UDFS beats Random, best of G = 2 (the same selection), on 1/1 datasets "
                              "(the published values: 0/1)")  # 99 % beats Random, the (made-up) published 10 % not
-    rows = K.SPEC.readers["table1"](t).set_index("method")
+    rows = K.PAPER.readers["table1"](t).set_index("method")
     assert rows.loc[K.KUDFS, "chance_best_of_g"] == chance and rows.loc[K.UDFS, "G"] == 1
     assert pd.isna(rows.loc["All Features", "G"])
     # a Table 1 without the columns (no pools) reads, renders and claims as before
     assert "Random, best of G" not in K.table1_markdown(table) and "Random" not in K.claim_table1(table)["evidence"]
-    assert "G" not in K.SPEC.readers["table1"](table)
+    assert "G" not in K.PAPER.readers["table1"](table)
 
 
 def test_bad_shapes_and_pools_are_errors(iris_chance):
@@ -116,15 +116,14 @@ def test_bad_shapes_and_pools_are_errors(iris_chance):
 
 def test_scorecard_kudfs_rows_say_whether_reproduced_and_published_beat_chance():
     from ufskit import scorecard as S
-    from ufskit.papers import read_published
 
-    published = {b.file: read_published(ROOT / "config/published" / b.file) for _, b in S.published_blocks()}
+    published = S.published_tables()
     tolerances = yaml.safe_load((ROOT / "config/config.yaml").read_text())["scorecard"]["tolerances"]
     # thyroid published: all features 78.7, UDFS 78.5, kernel UDFS 92.8
     t1 = pd.DataFrame([{"dataset": "thyroid", "d": 5, "all_features": 78.0, "udfs": 79.0, "kernel_udfs": 90.0,
                         "udfs_G": 1, "udfs_chance": 80.0, "udfs_chance_std": 1.0,
                         "kernel_udfs_G": 8, "kernel_udfs_chance": 91.0, "kernel_udfs_chance_std": 1.0}])
-    card = S.scorecard(published, S.read_reference(ROOT / "config/published/claims.csv"),
+    card = S.scorecard(published, S.read_reference(S.claim_lists()),
                        {"kudfs": [S.ReportResults("kudfs", {"table1": t1})]}, excluded={}, tolerances=tolerances)
     rows = card[(card["kind"] == "number") & (card["paper"] == "kudfs") & (card["dataset"] == "thyroid")]
     rows = rows.set_index("method")

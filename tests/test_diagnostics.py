@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT
-from ufskit.papers import ivfs_diagnostics as ivfs_diag
-from ufskit.papers import nrfs_diagnostics as diag
+from ufskit.papers.ivfs import diagnostics as ivfs_diag
+from ufskit.papers.nrfs import diagnostics as diag
 from ufskit.selectors.nrfs import NRFS, global_spectra
 from ufskit.synthetic import nrfs_synthetic
 

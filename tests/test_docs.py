@@ -97,3 +97,14 @@ def test_run_tables_are_rewritten_from_the_runs_own_files(tmp_path, monkeypatch)
         assert run_docs.replace_block(text, block, "new") != text
     with pytest.raises(ValueError, match="no block <!-- run:missing -->"):
         run_docs.replace_block("text", "missing", "new")
+
+
+def test_the_toy_papers_file_list_is_its_folder():
+    """docs/extending.md's worked example lists every file of tests/papers/toy/, and no other."""
+    page = (ROOT / "docs/extending.md").read_text()
+    block = re.search(r"<!-- toy-paper-files -->\n```\n(.*?)```\n<!-- /toy-paper-files -->", page, flags=re.S)
+    listed = {line.split()[0] for line in block.group(1).splitlines() if line.strip()}
+    folder = ROOT / "tests/papers/toy"
+    held = {p.relative_to(folder).as_posix() for p in folder.rglob("*")
+            if p.is_file() and not any(part.startswith((".", "__pycache__")) for part in p.relative_to(folder).parts)}
+    assert listed == held

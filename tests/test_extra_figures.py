@@ -11,7 +11,7 @@ from matplotlib.colors import to_rgb
 
 from ufskit import plots
 from ufskit.papers import EXTRA_MARK, added_styles, ils, kudfs, nrfs, paper_rows, with_in_paper
-from ufskit.papers import nrfs_calibration as C
+from ufskit.papers.nrfs import calibration as C
 
 MINE = f"Mine{EXTRA_MARK}"
 METHODS = {"NRFS": {"selector": "NRFS"}, "LS": {"selector": "LaplacianScore"},
@@ -190,7 +190,7 @@ def test_ils_fig1_draws_an_added_method_with_a_grid_at_its_best_setting(tmp_path
 
 
 def test_ivfs_curves_draw_an_added_method_in_its_own_style(tmp_path):
-    from ufskit.papers.ivfs_report import draw_curves
+    from ufskit.papers.ivfs.report import draw_curves
 
     frame = with_in_paper(pd.DataFrame([{"dataset": "lymphoma", "method": m, "params": "default", "n_features": n,
                                          "mean": v + n / 100}

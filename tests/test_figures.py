@@ -1,4 +1,4 @@
-"""Every figure of the four papers and the benchmark, at 1, 2 and 5 datasets: nothing off the canvas.
+"""Every figure of the papers and the benchmark, at 1, 2 and 5 datasets: nothing off the canvas.
 
 Each figure is drawn from small synthetic tables shaped like its script's input; then every text
 artist (titles, labels, tick labels, legend entries, annotations) must lie inside the figure, the
@@ -18,9 +18,10 @@ from matplotlib.text import Text
 
 from ufskit import plots
 from ufskit.papers import benchmark as B
-from ufskit.papers import ils, kudfs, nrfs, nrfs_calibration
-from ufskit.papers import ivfs_report as R
+from ufskit.papers import ils, kudfs, nrfs
 from ufskit.papers.benchmark_stats import random_band
+from ufskit.papers.ivfs import report as R
+from ufskit.papers.nrfs import calibration as nrfs_calibration
 
 NAMES = ["wine", "lymphoma_with_a_long_name", "Brain_Tumor2", "TOX_171", "ionosphere"]
 COUNTS = [2, 5, 10]

@@ -20,10 +20,13 @@ PACKAGE = "ufskit"
 
 
 def modules() -> dict[str, tuple]:
-    """Dotted module name -> (path, is a package) for every module of the package."""
+    """Dotted module name -> (path, is a package) for every module of the package (a paper's scripts/ holds none:
+    Snakemake's `script:` files, run by its rules)."""
     found = {}
     for path in sorted((SRC / PACKAGE).rglob("*.py")):
         parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if "scripts" in parts[:-1]:
+            continue
         package = parts[-1] == "__init__"
         found[".".join(parts[:-1] if package else parts)] = (path, package)
     return found
@@ -193,7 +196,8 @@ def heavy_in(loaded: set[str], heavy=START_UP_HEAVY) -> set[str]:
 def workflow_imports() -> list[str]:
     """The package's import statements in the Snakefile and the rules files (input functions' too: they run while
     the DAG is built), one line each."""
-    files = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
+    files = [ROOT / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk")),
+             *sorted((ROOT / "src" / PACKAGE / "papers").glob("*/*.smk"))]  # the papers' rules, in their folders
     return [line.strip() for f in files for line in f.read_text().splitlines()
             if re.match(rf"\s*(from|import) {PACKAGE}\b", line)]
 

@@ -10,7 +10,7 @@ import pytest
 
 from ufskit.experiments import method_settings, params_slug, resolve_params, settings_by_slug
 from ufskit.papers import ivfs as P
-from ufskit.papers import ivfs_report as R
+from ufskit.papers.ivfs import report as R
 from ufskit.runs import fit_selector, run_batched, to_selection
 from ufskit.seeds import derive_seed
 

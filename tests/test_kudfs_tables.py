@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
+from ufskit import papers
 from ufskit.kernels import distance_ratio
 from ufskit.papers import kudfs
 
@@ -141,7 +142,7 @@ def test_table1_needs_every_dimension_and_both_methods(frames):
 
 
 def test_published_file_and_dims(tmp_path):
-    published = kudfs.read_published(ROOT / "config/published/kudfs_table1.csv")
+    published = kudfs.read_published(papers.registry()["kudfs"].path("kudfs_table1.csv"))
     registry = yaml.safe_load((ROOT / "config/datasets.yaml").read_text())["datasets"]
     assert list(published.index) == ["thyroid", "german", "diabetis", "wdbc", "ionosphere", "spect"]
     assert set(published.index) <= set(registry)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ufskit.papers import nrfs_calibration as C
+from ufskit.papers.nrfs import calibration as C
 
 PUBLISHED = pd.DataFrame({
     "method": ["K-means", "NJW", "SPEC", "LS", "MCFS", "NDFS", "NRFS"],

@@ -13,10 +13,11 @@ from snakemake.utils import update_config, validate
 from conftest import ROOT
 from ufskit import config_check, readings, startup
 from ufskit.configio import ConfigError, merge_extra_methods
-from ufskit.papers import EXTRA_MARK, EXTRA_NOTE, extra_labels, ils, ivfs_report, kudfs, nrfs, paper_rows, with_in_paper
+from ufskit.papers import EXTRA_MARK, EXTRA_NOTE, extra_labels, ils, kudfs, nrfs, paper_rows, with_in_paper
 from ufskit.papers import scored as scored_papers
 from ufskit.papers.benchmark_stats import paper_table_stats
 from ufskit.papers.ivfs import check_protocol, fixed_slug
+from ufskit.papers.ivfs import report as ivfs_report
 from ufskit.registry import registry_from_config
 from ufskit.scorecard import load_report
 
@@ -129,7 +130,7 @@ def test_an_added_method_is_a_marked_column_of_kudfs_table1_and_ranked_with_the_
     assert f"| Mine{EXTRA_MARK} |" in md and "62.0 at 2 features" in md and md.rstrip().endswith(EXTRA_NOTE)
     assert "extra_Mine" not in kudfs.table1(udfs, kernel, dims, published)  # no overlay: the table as before
     # the scorecard reads the published columns only; the statistics rank the three methods on the three datasets
-    assert set(kudfs.SPEC.readers["table1"](table)["method"]) == {"All Features", "UDFS", "KernelUDFS"}
+    assert set(kudfs.PAPER.readers["table1"](table)["method"]) == {"All Features", "UDFS", "KernelUDFS"}
     stats, results = paper_table_stats(kudfs.table1_values(table))
     res = results["kmeans_acc"]
     assert (res["n_datasets"], res["n_methods"]) == (3, 3)
@@ -147,7 +148,7 @@ def test_nrfs_table1_and_fig5_mark_an_added_method_and_ils_fig1_values_take_its_
                                         "published_nmi_normal": [0.4, 1.0, None]}), methods)
     md = nrfs.table1_markdown(table, 4)
     assert f"| Mine{EXTRA_MARK} |" in md and "| NRFS |" in md and md.rstrip().endswith(EXTRA_NOTE)
-    assert set(nrfs.SPEC.readers["table1"](paper_rows(table))["method"]) == {"K-means", "NRFS"}
+    assert set(nrfs.PAPER.readers["table1"](paper_rows(table))["method"]) == {"K-means", "NRFS"}
     curves = pd.DataFrame({"dataset": ["a", "a", "a", "a"], "method": ["NRFS", "NRFS", "Mine", "Mine"],
                            "n_features": [10, 20, 10, 20], "nmi": [0.2, 0.4, 0.1, 0.5]})
     assert nrfs.fig5_values(curves).set_index("method")["value"].round(6).to_dict() == {"NRFS": 0.3, "Mine": 0.3}

@@ -42,7 +42,7 @@ def test_quick_run_then_report_without_warnings(tmp_path, mirror):
     snakemake("--cores", "2", *QUICK, cwd=tmp_path, env=env)
     results = tmp_path / "results"
 
-    # every table and figure of the four papers and the benchmark, from the same rules as the full run
+    # every table and figure of the registered papers and the benchmark, from the same rules as the full run
     for report, paper in REPORTS.items():
         folder = results / report
         names = {p.name for p in folder.iterdir()}
@@ -79,7 +79,7 @@ def test_quick_run_then_report_without_warnings(tmp_path, mirror):
     assert any(n.endswith("/scorecard.html") for n in names)
 
     # the example overlay on top (config/examples/own_selector_papers.yaml: the example selector added to the
-    # four papers' experiments; only its runs and the tables are new jobs): its rows in each paper's main table
+    # papers' experiments; only its runs and the tables are new jobs): its rows in each paper's main table
     # and in the CD diagram's data, marked not in the paper; the scorecard's published numbers and claims unchanged
     before = _scorecard(results)
     snakemake("--cores", "2", *QUICK, str(ROOT / "config/examples/own_selector_papers.yaml"), cwd=tmp_path, env=env)

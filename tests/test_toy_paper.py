@@ -1,11 +1,14 @@
-"""A paper as one unit (ufskit.papers.spec): the built-in specs, the registry's checks, and a toy paper
-registered from tests/toy_paper/ through the normal workflow (its scorecard rows and claim verdict)."""
+"""A paper as one folder (ufskit.papers.spec): the registry found by scanning, each paper's folder complete,
+the registry's checks, and the toy paper (tests/papers/toy) registered from outside the package; a copy of
+it under a new name is a new paper in the scorecard, the report and the dry run, with no other file touched."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import zipfile
 
 import pandas as pd
 import pytest
@@ -15,31 +18,48 @@ from ufskit import papers
 from ufskit import scorecard as S
 from ufskit.papers import spec as SPEC
 
-TOY = ROOT / "tests/toy_paper"
-REPORT = ROOT / "workflow/report"
+TOY = ROOT / "tests/papers/toy"
+BUILT_IN = ROOT / "src/ufskit/papers"
 
 
 @pytest.fixture
 def toy(monkeypatch):
     """The toy paper registered in a copy of the registry (the other tests see the built-in papers only)."""
     monkeypatch.setattr(SPEC, "_REGISTRY", dict(papers.registry()))
-    monkeypatch.syspath_prepend(str(TOY))
-    return papers.register("toy_paper")
+    monkeypatch.syspath_prepend(str(TOY.parent))
+    return papers.register(TOY)
 
 
-def test_the_registry_holds_the_built_in_papers_in_the_scorecards_order():
-    assert list(papers.registry()) == ["ivfs", "nrfs", "ils", "kudfs", "benchmark"]
-    assert list(papers.scored()) == ["ivfs", "nrfs", "ils", "kudfs"]  # the benchmark publishes nothing
+def test_the_registry_holds_every_paper_folder_of_the_package():
+    folders = sorted(p.parent.name for p in BUILT_IN.glob("*/__init__.py"))
+    assert list(papers.registry()) == folders
+    assert {name: spec.home for name, spec in papers.registry().items()} == {f: BUILT_IN / f for f in folders}
     assert papers.titles()["benchmark"] == "Cross-paper benchmark"
+    assert "benchmark" not in papers.scored()  # the benchmark publishes nothing
     assert papers.registry()["kudfs"].roles == ("udfs", "table1", "fig1", "fig2")
 
 
-def test_every_caption_belongs_to_one_paper():
-    captions = {c for s in papers.registry().values() for c in s.captions}
-    # not one paper's: the landing page, the scorecard and the statistics of methods added to any paper
-    assert captions == {p.stem for p in REPORT.glob("*.rst")} - {"workflow", "scorecard", "paper_stats"}
-    owners = [s.name for s in papers.registry().values() for c in s.captions]
-    assert len(owners) == len(captions)  # no caption shared by two papers
+@pytest.mark.parametrize("name", list(papers.registry()))
+def test_a_papers_folder_holds_its_rules_published_numbers_claims_and_captions(name):
+    spec = papers.registry()[name]
+    assert spec.rules == spec.home / "rules.smk" and spec.rules.is_file()
+    for block in spec.published:
+        assert spec.path(block.file).is_file()
+    if spec.claims is not None:
+        claims = S.read_reference(spec.path(spec.claims))
+        assert set(claims["paper"]) == {name} and len(claims) > 0
+    # its captions are those of its tables and figures, no more, no fewer, each in its folder
+    assert {p.stem for p in (spec.home / "captions").glob("*.rst")} == spec.captions
+    # its rules' scripts are in its folder
+    scripts = {p.name for p in (spec.home / "scripts").glob("*.py")}
+    named = {line.strip().strip('"').removeprefix("scripts/") for line in spec.rules.read_text().splitlines()
+             if line.strip().startswith('"scripts/')}
+    assert named and named <= scripts
+
+
+def test_the_workflow_keeps_only_the_captions_of_no_paper():
+    # the landing page, the scorecard and the statistics of methods added to any paper
+    assert {p.stem for p in (ROOT / "workflow/report").glob("*.rst")} == {"workflow", "scorecard", "paper_stats"}
 
 
 def test_experiments_name_a_known_paper_and_one_of_its_roles():
@@ -55,10 +75,24 @@ def test_experiments_name_a_known_paper_and_one_of_its_roles():
         papers.check_experiments({"x": {"paper": "ivfs", "role": "table1"}})
 
 
-def test_a_paper_module_needs_a_spec_and_a_new_name(toy):
-    assert papers.register("toy_paper") is toy  # registering again changes nothing
-    with pytest.raises(ValueError, match="'ufskit.results' must define SPEC, a PaperSpec; got NoneType"):
-        papers.register("ufskit.results")
+def test_a_paper_folder_needs_a_spec_named_as_it_and_a_new_name(toy, tmp_path, monkeypatch):
+    assert papers.register(TOY) is toy and toy.home == TOY  # registering again changes nothing
+    assert papers.register_folders([TOY.parent]) == [toy]
+    with pytest.raises(ValueError, match="parent folder must be on the import path"):
+        papers.register(tmp_path / "elsewhere")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "nopaper").mkdir()
+    (tmp_path / "nopaper/__init__.py").write_text("X = 1\n")
+    with pytest.raises(ValueError, match="'nopaper' must define PAPER, a PaperSpec; got NoneType"):
+        papers.register(tmp_path / "nopaper")
+    (tmp_path / "misnamed").mkdir()
+    (tmp_path / "misnamed/__init__.py").write_text("from ufskit.papers import PaperSpec\nPAPER = PaperSpec('x', 't')\n")
+    with pytest.raises(ValueError, match="PAPER.name must be its folder's name 'misnamed', got 'x'"):
+        papers.register(tmp_path / "misnamed")
+    (tmp_path / "json").mkdir()
+    (tmp_path / "json/__init__.py").write_text("")
+    with pytest.raises(ValueError, match="`import json` finds .* first; rename the folder"):
+        papers.register(tmp_path / "json")
     twin = SPEC.PaperSpec(name="ils", title="another ILS")
     with pytest.raises(ValueError, match="paper 'ils' is already registered"):
         SPEC._add(twin)
@@ -68,10 +102,9 @@ def test_a_paper_module_needs_a_spec_and_a_new_name(toy):
 
 
 def test_the_toy_papers_numbers_and_claim_in_the_scorecard(toy):
-    assert list(papers.scored())[-1] == "toy" and toy.captions == set()
-    published = {b.file: papers.read_published(papers.registry()[p].path(b.file, ROOT))
-                 for p, b in S.published_blocks()}
-    reference = S.read_reference(S.claim_lists(ROOT))
+    assert list(papers.scored())[-1] == "toy" and toy.captions == {"toy_table1"}
+    published = S.published_tables()
+    reference = S.read_reference(S.claim_lists())
     assert reference["id"].iloc[-1] == "TOY/LS-beats-Variance"
     table = pd.DataFrame({"dataset": ["wine", "wine"], "method": ["Variance", "LS"], "kmeans_acc": [74.0, 95.0]})
     claims = papers.claims_frame([{"id": "TOY/LS-beats-Variance", "claim": "c", "verdict": True, "numbers": "n"}])
@@ -86,21 +119,49 @@ def test_the_toy_papers_numbers_and_claim_in_the_scorecard(toy):
     assert set(card.loc[card["paper"] == "ivfs", "outcome"]) == {"not run"}
 
 
-@pytest.mark.workflow
-def test_a_toy_paper_runs_through_the_workflow(tmp_path, mirror):
-    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"), "--cores", "2",
-           "--configfile", str(ROOT / "config/smoke.yaml"), str(TOY / "overlay.yaml")]
-    proc = subprocess.run(cmd, cwd=tmp_path, env={**os.environ, "UFS_DATA_MIRROR": str(mirror)},
+def copy_paper(source, folder, name):
+    """The paper folder `source` copied to `folder`/`name`, its name changed inside (text and file names)."""
+    target = folder / name
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", ".*"))
+    for path in sorted(target.rglob("*"), key=lambda p: -len(p.parts)):
+        if path.is_file():
+            path.write_text(path.read_text().replace(source.name, name))
+        if source.name in path.name:
+            path.rename(path.with_name(path.name.replace(source.name, name)))
+    return target
+
+
+def snakemake(*args, cwd, mirror):
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"), *args]
+    return subprocess.run(cmd, cwd=cwd, env={**os.environ, "UFS_DATA_MIRROR": str(mirror)},
                           capture_output=True, text=True)
+
+
+@pytest.mark.workflow
+def test_a_copy_of_the_toy_paper_is_a_new_paper(tmp_path, mirror):
+    paper = copy_paper(TOY, tmp_path / "papers", "fifth")
+    work = tmp_path / "run"
+    work.mkdir()
+    configs = ["--configfile", str(ROOT / "config/smoke.yaml"), str(paper / "smoke.yaml")]
+    dry = snakemake("-n", *configs, cwd=work, mirror=mirror)
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    assert "rule fifth_table1:" in dry.stdout + dry.stderr
+    proc = snakemake("--cores", "2", *configs, cwd=work, mirror=mirror)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
-    card = pd.read_csv(tmp_path / "results/scorecard.csv", keep_default_na=False)
-    toy = card[card["paper"] == "toy"]
-    numbers = toy[toy["kind"] == "number"].set_index("method")
+    card = pd.read_csv(work / "results/scorecard.csv", keep_default_na=False)
+    assert list(dict.fromkeys(card["paper"]))[-1] == "fifth"
+    mine = card[card["paper"] == "fifth"]
+    numbers = mine[mine["kind"] == "number"].set_index("method")
     assert numbers["published"].astype(float).to_dict() == {"Variance": 74.4, "LS": 90.0}
-    assert (numbers["evidence"] == "results/toy/table1.csv").all()
+    assert (numbers["evidence"] == "results/fifth/table1.csv").all()
     assert numbers["outcome"].str.match(r"smoke: (within|outside) tolerance$").all()
-    claim = toy[toy["kind"] == "claim"]
+    claim = mine[mine["kind"] == "claim"]
     assert claim["claim_id"].tolist() == ["TOY/LS-beats-Variance"]
     assert claim["outcome"].str.match(r"smoke: (holds|partly holds|does not hold)$").all()
-    assert (tmp_path / claim["evidence"].iloc[0]).is_file()  # results/toy/claims.md
-    assert "| Toy paper (tests) | results/toy/ | main | 2 |" in (tmp_path / "results/scorecard.md").read_text()
+    assert (work / claim["evidence"].iloc[0]).is_file()  # results/fifth/claims.md
+    assert "| Toy paper (tests) | results/fifth/ | main | 2 |" in (work / "results/scorecard.md").read_text()
+    report = snakemake("--report", "report.zip", *configs, cwd=work, mirror=mirror)
+    assert report.returncode == 0, report.stderr[-3000:]
+    page = zipfile.ZipFile(work / "report.zip").read("report/report.html").decode()
+    assert '"results/fifth/table1.html": {"name": "table1.html"' in page  # in the report, with its caption
+    assert "Toy paper, <strong>Table 1</strong> reproduced in reduced form (smoke protocol)" in page

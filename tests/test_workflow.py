@@ -24,8 +24,10 @@ def snakemake(*args, cwd=ROOT, env=None, check=True):
     return proc
 
 
-def test_lint_reports_nothing(tmp_path):
-    proc = snakemake("--lint", cwd=tmp_path, check=False)
+@pytest.mark.parametrize("overlay", [[], ["--configfile", str(ROOT / "tests/papers/toy/smoke.yaml")]],
+                         ids=["built-in papers", "with the toy paper"])
+def test_lint_reports_nothing(tmp_path, overlay):
+    proc = snakemake("--lint", *overlay, cwd=tmp_path, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

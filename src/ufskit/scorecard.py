@@ -1,7 +1,7 @@
 """The scorecard: every published number and every claim of the registered papers beside this run's result.
 
-Rows come from what was published (the tables of ``config/published/`` and its
-claims list ``claims.csv``), never from what happened to run, so nothing drops
+Rows come from what was published (the tables of each paper's ``published/`` folder and
+its claims list ``claims.csv``), never from what happened to run, so nothing drops
 out silently: a paper without a report folder in this run gives rows
 "not run", a dataset that could not be obtained (config ``data.exclude``) rows
 "not obtained: <reason>", a dataset or table the run's experiments leave out
@@ -80,13 +80,11 @@ class ReportResults:
 
 
 def load_report(report: str, files: dict[str, str], summaries=(), reading: str = MAIN, base: str = "") -> ReportResults:
-    """Read a report folder's tables (keys table1, table2), its claims.csv (key claims) and data summaries.
+    """Read a report folder's tables (key: the output kind its paper's ``readers`` name, e.g. table1), its claims.csv
+    (key claims) and data summaries.
 
     ``reading`` and ``base``: the reading the folder computes and the main folder it is an alternative of.
     """
-    unknown = set(files) - {"table1", "table2", "claims"}
-    if unknown:
-        raise ValueError(f"report {report!r}: unknown output kinds {sorted(unknown)}.")
     tables = {k: paper_rows(pd.read_csv(p)) for k, p in files.items() if k != "claims"}  # no added method
     claims = pd.read_csv(files["claims"], keep_default_na=False) if "claims" in files else None
     loaded = [json.loads(Path(p).read_text()) for p in summaries]
@@ -99,6 +97,11 @@ def load_report(report: str, files: dict[str, str], summaries=(), reading: str =
 def published_blocks() -> list[tuple[str, Published]]:
     """(paper, block) of every published-number block of the registered papers, in the registry's order."""
     return [(name, block) for name, spec in scored().items() for block in spec.published]
+
+
+def published_tables() -> dict[str, pd.DataFrame]:
+    """File name -> frame of every block of ``published_blocks``, read from its paper's folder."""
+    return {block.file: read_published(registry()[paper].path(block.file)) for paper, block in published_blocks()}
 
 
 def published_numbers(published: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -544,8 +547,8 @@ def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
     """The scorecard as markdown: overview, groups, datasets not obtained, claims, then every published number."""
     protocol = _protocol_of(card)
     title = "" if protocol == "full" else f" ({protocol} protocol)"
-    lines = [f"# Scorecard{title}: the four papers' published numbers and claims against this run", "",
-             "One row per published number (config/published/*.csv) and per claim (config/published/claims.csv), "
+    lines = [f"# Scorecard{title}: the registered papers' published numbers and claims against this run", "",
+             "One row per published number (each paper's published/*.csv) and per claim (its published/claims.csv), "
              "for each results folder of the paper built by this run. Difference = reproduced - published, "
              "in the paper's units; tolerances: config `scorecard.tolerances`. Readings: the main reading's value, "
              "then one column per computed alternative reading (config `readings`, docs/fidelity/readings.md) and "
@@ -575,10 +578,9 @@ def scorecard_markdown(card: pd.DataFrame, *, excluded: dict, tolerances: dict,
     return "\n".join(lines) + "\n"
 
 
-def claim_lists(workflow: Path) -> list[Path]:
-    """The claims lists of the scored papers (``PaperSpec.claims``; paths under ``workflow``), each once, in order."""
-    paths = [spec.path(spec.claims, workflow) for spec in scored().values() if spec.claims is not None]
-    return list(dict.fromkeys(paths))
+def claim_lists() -> list[Path]:
+    """The claims lists of the scored papers (``PaperSpec.claims`` in each paper's folder), in the registry's order."""
+    return [spec.path(spec.claims) for spec in scored().values() if spec.claims is not None]
 
 
 def read_reference(paths) -> pd.DataFrame:

@@ -47,7 +47,8 @@ def _last_file_setting(parsed, *keys):
 
 
 def resolve_overlay_paths(config: dict, parsed, cwd) -> None:
-    """Make local dataset paths and ``python_path`` absolute, relative to the config file naming them (in place).
+    """Make local dataset paths, ``python_path`` and ``paper_folders`` absolute, relative to the config file naming
+    them (in place).
 
     A value set only on the command line (``--config``) is relative to the working directory ``cwd``.
     """
@@ -58,9 +59,10 @@ def resolve_overlay_paths(config: dict, parsed, cwd) -> None:
     for name, entry in (config.get("datasets") or {}).items():
         if isinstance(entry, dict) and "path" in entry:
             entry["path"] = absolute(entry["path"], _last_file_setting(parsed, "datasets", name, "path"))
-    if config.get("python_path"):
-        folder = _last_file_setting(parsed, "python_path")
-        config["python_path"] = [absolute(p, folder) for p in config["python_path"]]
+    for key in ("python_path", "paper_folders"):
+        if config.get(key):
+            folder = _last_file_setting(parsed, key)
+            config[key] = [absolute(p, folder) for p in config[key]]
 
 
 def use_python_path(paths) -> None:

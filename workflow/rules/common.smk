@@ -1,4 +1,5 @@
-# Config validation, the dataset registry and every input function of the workflow.
+# Config validation, the dataset registry and the input functions shared by every rule; a paper's own input
+# functions are in its folder (src/ufskit/papers/<name>/common.smk, included by its rules.smk).
 
 import os
 import re
@@ -36,8 +37,8 @@ config_check.check_experiment_schema(
 startup.resolve_overlay_paths(config, _CONFIG_FILES, os.getcwd())
 startup.use_python_path(config.get("python_path"))
 
-ENV = "../../envs/ufskit.yaml"
 REPO = Path(workflow.basedir)
+ENV = str(REPO / "envs/ufskit.yaml")  # absolute: the rules of the paper folders use it too
 REGISTRY = registry_from_config(config, REPO)  # config/datasets.yaml + the overlay's sources and datasets
 EXCLUDED = config["data"]["exclude"]
 LOCAL_DATASETS = sorted(n for n, e in REGISTRY["datasets"].items() if is_local(e))
@@ -61,6 +62,11 @@ if EXCLUDED:
     print("Excluded datasets (config data.exclude; listed in results/excluded_datasets.md):", file=sys.stderr)
     for _name, _why in EXCLUDED.items():
         print(f"  - {_name}: {_why}", file=sys.stderr)
+
+
+def shared_script(name):
+    """A script of the workflow's scripts/ folder, for a rule of a paper's folder (its own are in its scripts/)."""
+    return str(REPO / "scripts" / name)
 
 
 # ---- datasets ---------------------------------------------------------------------------
@@ -259,6 +265,19 @@ def report_experiments(report):
     if report in READING_FOLDERS:
         return READING_FOLDERS[report]["experiments"]
     return [name for name in config["run"] if report_dir(name) == report]
+
+
+def role_experiment(report, paper, role):
+    """The experiment of `report` (in `run`) that plays `role` in `paper` (config `role`): how a paper's rules find
+    their inputs. None when there is none; several are an error."""
+    names = [
+        n
+        for n in report_experiments(report)
+        if config["experiments"][n]["paper"] == paper and config["experiments"][n].get("role") == role
+    ]
+    if len(names) > 1:
+        raise ValueError(f"report {report!r} has several {paper} experiments with role {role!r}: {names}.")
+    return names[0] if names else None
 
 
 def writes_scorecard():

@@ -1,4 +1,4 @@
-# The scorecard: every published number and claim of the four papers beside this run's result
+# The scorecard: every published number and claim of the registered papers beside this run's result
 # (ufskit.scorecard). Its input functions live in report_common.smk.
 
 
@@ -24,6 +24,6 @@ rule scorecard:
         protocol=config["protocol"],
         beside=scorecard_beside(),
         reading_order=list(config.get("readings") or {}),
-        paper_modules=config["paper_modules"],
+        paper_folders=config["paper_folders"],
     script:
         "../../scripts/scorecard.py"

@@ -1,30 +1,42 @@
-# The paper registry (the built-in papers and those of config `paper_modules`), the HTML report's
-# helper (used in the paper rules' output sections, so included before them) and the input functions
-# of the scorecard (workflow/rules/report.smk).
+# The paper registry (the paper folders of ufskit/papers and of config `paper_folders`), the helpers of the
+# papers' rules (used in their output sections, so included before them) and the input functions of the
+# scorecard (workflow/rules/report.smk).
 
 from ufskit import captions as CAPTIONS
 from ufskit import papers as PAPERS
 from ufskit import scorecard as SCORECARD
 from ufskit.papers import benchmark as BENCHMARK
 
-# the papers outside the package: registered after the built-in ones; the Snakefile includes their rules files
-EXTRA_PAPER_RULES = [str(REPO / spec.rules) for spec in PAPERS.register_modules(config["paper_modules"]) if spec.rules]
+# the paper folders outside the package: registered after the built-in ones, importable here and in the jobs
+startup.use_python_path(config["paper_folders"])
+PAPERS.register_folders(config["paper_folders"])
+PAPER_RULES = [str(spec.rules) for spec in PAPERS.registry().values()]  # each paper's rules.smk: the Snakefile's
 PAPERS.check_experiments(config["experiments"])  # each experiment's paper registered, its role one of the paper's
 # short names ("IVFS", not the citation): the report's navigation bar widens to its longest category over the page
 REPORT_CATEGORIES = {p: title.split(" (")[0] for p, title in PAPERS.titles().items()}
 
 
+def published(paper, file):
+    """A published file of the paper (in its folder's published/): an input of the rules printing it beside the run."""
+    return str(PAPERS.registry()[paper].path(file))
+
+
 def paper_report(path, paper, caption):
     """`path` marked for `snakemake --report`: under the paper's category, one subcategory per results folder,
-    with the caption workflow/report/<caption>.rst (saying what it shows and which paper element it reproduces),
-    one of the paper's tables and figures (ufskit.papers PaperSpec)."""
+    with the caption captions/<caption>.rst of the paper's folder (saying what it shows and which paper element
+    it reproduces), one of the paper's tables and figures (ufskit.papers PaperSpec)."""
     captions = PAPERS.registry()[paper].captions
     if caption not in captions:
         raise ValueError(
             f"paper {paper!r}: caption {caption!r} is none of its tables' and figures' {sorted(captions)}."
         )
     category = benchmark_title if paper == "benchmark" else REPORT_CATEGORIES[paper]
-    return report(path, caption=f"../report/{caption}.rst", category=category, subcategory=os.path.dirname(path))
+    return report(
+        path,
+        caption=str(PAPERS.registry()[paper].caption(caption)),
+        category=category,
+        subcategory=os.path.dirname(path),
+    )
 
 
 def benchmark_title(wildcards):
@@ -44,12 +56,9 @@ def report_run(wildcards):
 
 # ---- the scorecard ------------------------------------------------------------------------
 
-SCORECARD_PUBLISHED = sorted(
-    {str(PAPERS.registry()[paper].path(block.file, REPO)) for paper, block in SCORECARD.published_blocks()}
-)
-SCORECARD_CLAIMS = [str(p) for p in SCORECARD.claim_lists(REPO)]
+SCORECARD_PUBLISHED = sorted({published(paper, block.file) for paper, block in SCORECARD.published_blocks()})
+SCORECARD_CLAIMS = [str(p) for p in SCORECARD.claim_lists()]
 SCORECARD_GROUPS = str(REPO / "docs/fidelity/groups.csv")  # out-of-tolerance numbers -> group, reason, doc
-SCORECARD_KINDS = ("table1", "table2", "claims")  # the CSV outputs of a paper's report folder it reads
 
 
 def report_summaries(report):
@@ -62,6 +71,11 @@ def report_summaries(report):
     return list(paths.values())
 
 
+def scorecard_kinds(paper):
+    """The CSV outputs of a paper's report folder that the scorecard reads: those its readers name, and claims."""
+    return {*PAPERS.registry()[paper].readers, "claims"}
+
+
 def scorecard_sources():
     """Paper -> one entry per report folder of the paper in this run: the tables and claims it built, summaries."""
     sources = {paper: [] for paper in PAPERS.scored()}
@@ -72,7 +86,7 @@ def scorecard_sources():
         files = {
             Path(t).stem: t
             for t in PAPER_TARGETS[paper](report)
-            if t.endswith(".csv") and Path(t).stem in SCORECARD_KINDS
+            if t.endswith(".csv") and Path(t).stem in scorecard_kinds(paper)
         }
         reading = READING_FOLDERS.get(report, {})
         sources[paper].append(

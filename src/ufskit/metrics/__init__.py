@@ -1,4 +1,4 @@
-"""Evaluation metrics shared by the four papers: plain functions of arrays (no I/O, no Snakemake).
+"""Evaluation metrics shared by the papers: plain functions of arrays (no I/O, no Snakemake).
 
 * clustering: K-means, ACC with Hungarian matching, NMI (NRFS, Iterative LS, kernel UDFS);
 * classification: KNN accuracy over random splits (IVFS) and 10 x 10-fold 1-NN accuracy (Iterative LS);

@@ -1,17 +1,17 @@
-"""Paper-specific evaluations, tables and figures (one module per paper; no Snakemake here).
+"""The papers: one folder (sub-package) each, with its evaluations, tables, figures, rules and published numbers.
 
-Each paper module exports one ``SPEC`` (``PaperSpec``); ``registry()`` holds them. The claim
-vocabulary and ``claims_frame`` (the claims.csv every paper writes) live here, below the report.
+Each paper's package exports one ``PAPER`` (``PaperSpec``, see ``spec`` for the folder's parts); ``registry()``
+holds them, found by scanning this package. The claim vocabulary and ``claims_frame`` (the claims.csv every paper writes) live here, below the report.
 """
 
 import numpy as np
 import pandas as pd
 
-from .spec import PaperSpec, Published, check_experiments, register, register_modules, registry, scored, titles
+from .spec import PaperSpec, Published, check_experiments, register, register_folders, registry, scored, titles
 
 __all__ = ["CLAIM_COLUMNS", "EXTRA_MARK", "EXTRA_NOTE", "NOT_RUN", "REFERENCE", "VERDICTS", "PaperSpec", "Published",
            "added_styles", "check_experiments", "claims_frame", "extra_labels", "extra_note", "normalise_verdict",
-           "paper_methods", "paper_rows", "read_published", "reference_labels", "register", "register_modules",
+           "paper_methods", "paper_rows", "read_published", "reference_labels", "register", "register_folders",
            "registry", "scored", "shown_label", "titles", "verdict", "with_in_paper"]
 
 # The one vocabulary of claim verdicts, in every claims.md, claims.csv and the scorecard.
@@ -81,7 +81,7 @@ def verdict(ok: bool, partly: bool = False) -> str:
 
 
 def read_published(path) -> pd.DataFrame:
-    """A published-numbers CSV of config/published/ (its '#' lines name the paper's table it comes from)."""
+    """A published-numbers CSV of a paper's ``published/`` folder (its '#' lines name the paper's table it comes from)."""
     return pd.read_csv(path, comment="#")
 
 
@@ -102,7 +102,7 @@ def claims_frame(records) -> pd.DataFrame:
     """A paper's claims.csv: one row per verdict (id, claim, verdict, numbers).
 
     ``records`` are dicts with those keys; ``id`` is the claim's key in the paper's
-    claims list (config/published/claims.csv for the built-in papers; several verdicts
+    claims list (``published/claims.csv`` of its folder; several verdicts
     may share one id, e.g. one per setting); the verdict is normalised by ``normalise_verdict``.
     """
     frame = pd.DataFrame(list(records), columns=CLAIM_COLUMNS)

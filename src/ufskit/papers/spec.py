@@ -1,25 +1,35 @@
-"""A paper as one unit: its ``PaperSpec`` and the registry the scorecard, captions, report and rules iterate over.
+"""A paper as one unit: one folder, its ``PaperSpec``, and the registry the scorecard, captions, report and rules
+iterate over.
 
-Each paper module (``ufskit.papers.ivfs`` ...) exports one ``SPEC``: the paper's name and title,
-the roles its experiments play (config ``role``), its blocks of published numbers with the readers
-of its reproduced tables, where its claims are listed, and its report's tables and figures with
-their captions. A paper outside the package is one module with a ``SPEC`` named in the config
-(``paper_modules``); ``register`` adds it after the built-in ones.
+A paper is a folder named as the paper and importable as a package (``ufskit/papers/ivfs/`` ...):
+
+    __init__.py     PAPER, a PaperSpec: name and title, the roles its experiments play (config ``role``),
+                    its blocks of published numbers with the readers of its reproduced tables, its claims
+                    list, its report's tables and figures with their captions (+ the paper's own code)
+    rules.smk       its Snakemake rules (included by the Snakefile), beside any file it includes
+    scripts/        the ``script:`` files of those rules
+    published/      its published numbers (one CSV per block) and its claims list
+    captions/       the report captions of its tables and figures (``<caption>.rst``)
+
+The built-in papers are the folders of this package, found by scanning it (``PAPERS_HOME``); a paper
+outside the package is a folder under one of the config's ``paper_folders``, registered after them by
+``register_folders``. Nothing else names a paper: adding one is adding its folder.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 GENERIC = "generic"  # config `paper` of an experiment that belongs to no paper (its own tables only)
-BUILT_IN = ("ivfs", "nrfs", "ils", "kudfs", "benchmark")  # ufskit.papers.<name>, in the scorecard's order
-PUBLISHED_HOME = Path("config/published")  # the built-in papers' published numbers and claims list
+PAPERS_HOME = Path(__file__).resolve().parent  # the built-in papers: one sub-folder (sub-package) each
+RULES, SCRIPTS, PUBLISHED, CAPTIONS = "rules.smk", "scripts", "published", "captions"  # the parts of a paper's folder
 READER_COLUMNS = ["table", "dataset", "method", "metric", "reproduced", "status"]
 
 
@@ -45,12 +55,10 @@ class PaperSpec:
     ``roles``: the roles its experiments name (config ``role``), required when not empty.
     ``published``: its blocks of published numbers, in the paper's order. ``readers``: output kind
     of a report folder (``table1`` -> ``results/<report>/table1.csv``) -> function reading that CSV
-    into ``READER_COLUMNS``. ``claims``: the file listing its claims (id, paper, element, claim),
-    None for a paper that makes none. ``home``: the folder of its published files and claims
-    (``PUBLISHED_HOME`` unless given). ``rules``: the Snakemake rules file of a paper of config
-    ``paper_modules`` (the built-in papers' rules are included by the Snakefile). Relative ``home``
-    and ``rules`` are relative to the workflow's folder. ``tables`` and ``figures``: file under
-    ``results/<report>/`` -> its caption in the report (``workflow/report/<caption>.rst``).
+    into ``READER_COLUMNS``. ``claims``: the file of ``published/`` listing its claims (id, paper,
+    element, claim), None for a paper that makes none. ``tables`` and ``figures``: file under
+    ``results/<report>/`` -> its caption in the report (``captions/<caption>.rst``). ``home``: the
+    paper's folder, set by the registry from where its module lies.
     """
 
     name: str
@@ -59,10 +67,9 @@ class PaperSpec:
     published: tuple[Published, ...] = ()
     readers: Mapping[str, Callable[[pd.DataFrame], pd.DataFrame]] = field(default_factory=dict)
     claims: str | None = None
-    home: Path = PUBLISHED_HOME
-    rules: Path | None = None
     tables: Mapping[str, str] = field(default_factory=dict)
     figures: Mapping[str, str] = field(default_factory=dict)
+    home: Path | None = None
 
     @property
     def scored(self) -> bool:
@@ -74,44 +81,79 @@ class PaperSpec:
         """The captions of its tables and figures (``paper_report`` refuses any other)."""
         return set(self.tables.values()) | set(self.figures.values())
 
-    def path(self, file: str, workflow: Path) -> Path:
-        """A published file or claims list of the paper, under ``home`` (resolved against ``workflow``'s folder)."""
-        return Path(workflow) / self.home / file
+    def path(self, file: str) -> Path:
+        """A published file or the claims list of the paper: ``published/<file>`` of its folder."""
+        return self._part(PUBLISHED) / file
+
+    def caption(self, caption: str) -> Path:
+        """The report caption ``caption`` of one of its tables and figures: ``captions/<caption>.rst``."""
+        return self._part(CAPTIONS) / f"{caption}.rst"
+
+    @property
+    def rules(self) -> Path:
+        """Its Snakemake rules file, ``rules.smk`` of its folder (the Snakefile includes it)."""
+        return self._part(RULES)
+
+    def _part(self, name: str) -> Path:
+        if self.home is None:
+            raise ValueError(f"paper {self.name!r} has no folder: register it (ufskit.papers.spec.registry).")
+        return self.home / name
 
 
 _REGISTRY: dict[str, PaperSpec] = {}
 
 
+def paper_folders(root) -> list[Path]:
+    """The paper folders of ``root``, by name: its sub-folders that are Python packages (an ``__init__.py``)."""
+    return sorted(d for d in Path(root).iterdir() if (d / "__init__.py").is_file() and d.name.isidentifier())
+
+
 def registry() -> dict[str, PaperSpec]:
-    """Paper name -> spec: the built-in papers (``BUILT_IN``), then those registered, in that order."""
+    """Paper name -> spec: the built-in papers (the folders of ``PAPERS_HOME``), then those registered, in order."""
     if not _REGISTRY:
-        for name in BUILT_IN:
-            _add(_spec_of(f"{__package__}.{name}"))
+        for folder in paper_folders(PAPERS_HOME):
+            _add(_spec_of(f"{__package__}.{folder.name}", folder))
     return _REGISTRY
 
 
-def register(module: str) -> PaperSpec:
-    """Add the paper of ``module`` (an importable module with a ``SPEC``); registering it again changes nothing."""
-    specs = registry()
-    spec = _spec_of(module)
-    return spec if specs.get(spec.name) is spec else _add(spec)
+def register(folder) -> PaperSpec:
+    """Add the paper of ``folder`` (outside the package), imported as the package of its name from its parent.
+
+    The parent must be on the import path (the workflow puts config ``paper_folders`` there, for its jobs too).
+    Registering the same folder again changes nothing.
+    """
+    folder = Path(folder).resolve()
+    known = registry().get(folder.name)
+    if known is not None and known.home == folder:
+        return known
+    if str(folder.parent) not in sys.path:
+        raise ValueError(f"paper folder {folder}: its parent folder must be on the import path (config paper_folders).")
+    return _add(_spec_of(folder.name, folder))
 
 
-def register_modules(modules) -> list[PaperSpec]:
-    """``register`` each module of config ``paper_modules``."""
-    return [register(m) for m in modules or ()]
+def register_folders(roots: Iterable) -> list[PaperSpec]:
+    """``register`` every paper folder of each folder of ``roots`` (config ``paper_folders``), after the built-in ones."""
+    return [register(folder) for root in roots or () for folder in paper_folders(root)]
 
 
-def _spec_of(module: str) -> PaperSpec:
-    spec = getattr(importlib.import_module(module), "SPEC", None)
+def _spec_of(module: str, folder: Path) -> PaperSpec:
+    """The ``PAPER`` of the paper's package ``module``, with ``home`` its folder; it must be ``folder`` and named as it."""
+    imported = importlib.import_module(module)
+    home = Path(imported.__file__).resolve().parent
+    if home != Path(folder).resolve():
+        raise ValueError(f"paper folder {folder}: `import {module}` finds {home} first; rename the folder.")
+    spec = getattr(imported, "PAPER", None)
     if not isinstance(spec, PaperSpec):
-        raise ValueError(f"paper module {module!r} must define SPEC, a PaperSpec; got {type(spec).__name__}.")
-    return spec
+        raise ValueError(f"paper module {module!r} must define PAPER, a PaperSpec; got {type(spec).__name__}.")
+    if spec.name != home.name:
+        raise ValueError(f"paper folder {home}: its PAPER.name must be its folder's name {home.name!r}, got {spec.name!r}.")
+    return replace(spec, home=home)
 
 
 def _add(spec: PaperSpec) -> PaperSpec:
     if spec.name in _REGISTRY:
-        raise ValueError(f"paper {spec.name!r} is already registered; paper names must be unique.")
+        raise ValueError(f"paper {spec.name!r} is already registered from {_REGISTRY[spec.name].home}; "
+                         "paper names must be unique.")
     files = {p.file for s in _REGISTRY.values() for p in s.published}
     clash = sorted(files & {p.file for p in spec.published})
     if clash:
@@ -140,7 +182,7 @@ def check_experiments(experiments: Mapping[str, Mapping]) -> None:
         paper, role = exp.get("paper", GENERIC), exp.get("role")
         if paper != GENERIC and paper not in specs:
             raise ValueError(f"experiment {name!r}: paper must be {GENERIC!r} or a registered paper {list(specs)} "
-                             f"(config paper_modules adds more), got {paper!r}.")
+                             f"(config paper_folders adds more), got {paper!r}.")
         roles = specs[paper].roles if paper in specs else ()
         if role is not None and role not in roles:
             raise ValueError(f"experiment {name!r}: role must be one of {list(roles)} for paper {paper!r}, "

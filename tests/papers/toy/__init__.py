@@ -1,0 +1,60 @@
+"""A toy paper, the worked example of docs/extending.md: a whole paper in one folder, outside the package.
+
+It claims that the Laplacian Score beats Variance in K-means accuracy on wine (Table 1, two
+published numbers, one claim). Its rules (``rules.smk``) build ``results/<report>/table1.csv``,
+``table1.html`` (in the report), ``claims.csv`` and ``claims.md`` from its ``table1`` experiment's
+summary; the scorecard compares them with ``published/``. Its folder's parent is named by config
+``paper_folders`` (``smoke.yaml``).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ufskit.papers import PaperSpec, Published, claims_frame
+from ufskit.papers.spec import reader_rows
+from ufskit.results import best_over_settings
+
+METRIC = "kmeans_acc"
+CLAIM = "TOY/LS-beats-Variance"
+
+
+def table1(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset and method: the best K-means accuracy (%) over the settings and counts of the run."""
+    best = best_over_settings(summary[summary["metric"] == METRIC])
+    return best.assign(**{METRIC: 100 * best["value"]})[["dataset", "method", METRIC]]
+
+
+def claims(table: pd.DataFrame) -> pd.DataFrame:
+    """The claim's verdict: LS above Variance on every dataset of the table."""
+    wide = table.pivot(index="dataset", columns="method", values=METRIC)
+    numbers = "; ".join(f"{d}: LS {r.LS:.1f} %, Variance {r.Variance:.1f} %" for d, r in wide.iterrows())
+    return claims_frame([{"id": CLAIM, "claim": "LS beats Variance in K-means accuracy.",
+                          "verdict": bool((wide["LS"] > wide["Variance"]).all()), "numbers": numbers}])
+
+
+def claims_markdown(verdicts: pd.DataFrame) -> str:
+    """claims.md, the scorecard's evidence of each verdict."""
+    lines = ["# Toy paper: claims and verdicts", "", "| claim | verdict | numbers |", "|---|---|---|"]
+    return "\n".join(lines + [f"| {c.claim} | {c.verdict} | {c.numbers} |" for c in verdicts.itertuples()]) + "\n"
+
+
+def table1_markdown(table: pd.DataFrame) -> str:
+    """Table 1 as the report shows it."""
+    lines = ["# Toy paper, Table 1: K-means accuracy (%)", "", "| dataset | method | K-means accuracy |", "|---|---|---|"]
+    return "\n".join(lines + [f"| {r.dataset} | {r.method} | {getattr(r, METRIC):.1f} |" for r in table.itertuples()]) + "\n"
+
+
+def _read_table1(table: pd.DataFrame) -> pd.DataFrame:
+    return reader_rows(table.rename(columns={METRIC: "reproduced"}), "Table 1", metric=METRIC)
+
+
+PAPER = PaperSpec(
+    name="toy",
+    title="Toy paper (tests)",
+    roles=("table1",),
+    published=(Published("toy_table1.csv", "Table 1", {"kmeans_acc_pct": (METRIC, None)}),),
+    readers={"table1": _read_table1},
+    claims="claims.csv",
+    tables={"table1.html": "toy_table1"},
+)

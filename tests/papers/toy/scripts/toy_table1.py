@@ -1,0 +1,17 @@
+"""Rule toy_table1: the toy paper's Table 1 and its claim's verdict from its experiment's summary."""
+
+from pathlib import Path
+
+import pandas as pd
+import toy as paper
+
+from ufskit.runlog import start
+from ufskit.tables import write_markdown
+
+start(snakemake.log[0])
+table = paper.table1(pd.read_csv(snakemake.input.summary))
+table.to_csv(snakemake.output.table, index=False)
+write_markdown(paper.table1_markdown(table), snakemake.output.md, snakemake.output.html)
+verdicts = paper.claims(table)
+verdicts.to_csv(snakemake.output.claims, index=False)
+Path(snakemake.output.claims_md).write_text(paper.claims_markdown(verdicts))
