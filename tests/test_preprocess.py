@@ -220,7 +220,7 @@ def test_drop_constant_uses_the_library_flatness_rule(caplog):
     """Near-constant (flat by validation.flat_features) goes, an offset column stays; both counted and logged."""
     rng = np.random.default_rng(0)
     X = rng.standard_normal((30, 4))
-    X[:, 1] = 3.0 + 1e-12 * rng.standard_normal(30)  # flat: range 1e-12 of the other columns'
+    X[:, 1] = 3.0 + 1e-15 * rng.standard_normal(30)  # flat: a few float64 ulps of its own magnitude
     X[:, 2] += 1e12  # std 1 on an offset: not flat
     X[:, 3] = 7.0
     with caplog.at_level("INFO", logger="ufskit.preprocess"):
@@ -263,7 +263,8 @@ def test_chain_records_floors_and_counts_and_leaves_input_alone():
     steps = out.info["preprocessing"]
     assert [s["step"] for s in steps] == ["earlier", "log10", "drop_constant", "quantile"]
     assert steps[1]["floor"] == 10.0 and steps[1]["n_floored"] == 4
-    assert steps[2] == {"step": "drop_constant", "n_removed": 1, "n_kept": 3, "n_near_constant": 0, "first_removed": [1]}
+    assert steps[2] == {"step": "drop_constant", "n_removed": 1, "n_kept": 3, "n_near_constant": 0, "first_removed": [1],
+                        "removed_names": ["g1"]}
     assert out.feature_names.tolist() == ["g0", "g2", "g3"]
     assert out.info["source"] == "toy"
     json.dumps(out.info)  # the summary must be JSON
