@@ -176,6 +176,27 @@ def test_impossible_n_neighbors_is_refused(name):
     assert_clear_error(excinfo, est)
 
 
+# Selectors with a number of clusters (eigenvectors, pseudo-labels, columns of W): bounded by n, not only by d
+CLUSTER_BASED = [name for name in NAMES if "n_clusters" in SELECTORS[name]().get_params()]
+
+
+@pytest.mark.parametrize("name", CLUSTER_BASED)
+def test_impossible_n_clusters_is_refused(name):
+    """n_clusters = 10 on 6 samples (20 features): an error naming n_clusters and the limit, whatever d allows.
+
+    UDFS accepted it (its W's further columns then come from the null space of X'LX); SPEC style 3 failed
+    deep in the eigensolver without naming the parameter.
+    """
+    X = np.random.default_rng(0).standard_normal((6, 20))
+    styles = [{"style": 3}, {}] if "style" in SELECTORS[name]().get_params() else [{}]
+    for extra in styles:
+        est = default(name).set_params(n_clusters=10, **extra)
+        with pytest.raises(ValueError, match=r"n_clusters") as excinfo:
+            fit(est, X)
+        assert_clear_error(excinfo, est)
+        assert re.search(r"\b[56]\b", str(excinfo.value)), str(excinfo.value)
+
+
 @pytest.mark.parametrize("name", COLUMN_SELECTORS)
 def test_one_feature(name):
     est = fit(default(name), np.random.default_rng(0).standard_normal((20, 1)))

@@ -214,7 +214,7 @@ class UDFS(ScoreSelector):
     """UDFS feature ranking: features with the largest rows of the orthonormal W first.
 
     Parameters: ``n_clusters`` (c, the columns of W; the number of classes in
-    the papers; "auto" = min(5, d)), ``n_neighbors`` (k; each local problem
+    the papers; "auto" = min(5, d, n - 1); at most n - 1), ``n_neighbors`` (k; each local problem
     has k + 1 samples; "auto" = min(5, n - 1)), ``lam`` (the local ridge
     lambda of B_i; 1e3 in the kernel-UDFS paper and Yang's code; "auto" =
     1e3 x the mean square of X, i.e. 1e3 on z-scored data, and scaled with
@@ -261,9 +261,12 @@ class UDFS(ScoreSelector):
 
     def _score(self, X):
         n, d = X.shape
-        self.n_clusters_ = c = auto_or_int(self.n_clusters, "n_clusters", min(5, d))
+        self.n_clusters_ = c = auto_or_int(self.n_clusters, "n_clusters", min(5, d, n - 1))
         if c > d:
             raise ValueError(f"n_clusters={c} exceeds n_features = {d}: W (d x c) cannot have orthonormal columns.")
+        if c > n - 1:  # M = X'LX has rank <= n - 1 (L 1 = 0): more columns of W come from its null space
+            raise ValueError(f"n_clusters={c} must be at most n_samples - 1 = {n - 1}: W's further columns would "
+                             "be arbitrary directions of the null space of X'LX.")
         self.n_neighbors_ = auto_or_int(self.n_neighbors, "n_neighbors", min(5, n - 1))
         gamma, tol = (check_positive(getattr(self, p), p) for p in ("gamma", "tol"))
         X = centred(X)  # M = X'LX is shift-invariant (L annihilates constants); centring keeps it exact
