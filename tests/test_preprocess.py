@@ -343,3 +343,19 @@ def test_gems_11_tumors_microarray_chain(mirror):
     assert np.array_equal(lowest[below.any(axis=1)], highest[below.any(axis=1)])
     close(out.X.mean(axis=0), 0, atol=1e-10)
     close(out.X.mean(axis=1), 0, atol=1e-10)
+
+
+def test_a_count_above_the_prepared_width_names_the_dropped_columns():
+    """Issue 39: "feature counts [2, 5] are outside [1, 1]" for an 11-column file did not say 10 were dropped."""
+    from ufskit.experiments import FeatureCountError, counts_explained, feature_counts
+
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.standard_normal(8), np.ones((8, 10))])
+    names = np.array(["stamp", *[f"c{j}" for j in range(10)]])
+    ds = apply_chain(Dataset(X, np.arange(8) % 2, names, {}), ["drop_constant"])
+    with pytest.raises(FeatureCountError, match=r"outside \[1, 1\].*'drop_constant' removed 10 column\(s\) as "
+                                                r"constant or varying only by rounding \(c0, c1, .*c9\)"):
+        with counts_explained(ds.info):
+            feature_counts([2, 5], ds.X.shape[1])
+    with counts_explained(ds.info):
+        assert feature_counts([1], ds.X.shape[1]) == [1]
