@@ -3,7 +3,13 @@
 
 from snakemake.utils import min_version
 
+from ufskit.configio import load_yaml
+
 min_version("9.0")
+
+
+# Read strictly first: a syntax error is then named by file and line (Snakemake's message names neither).
+load_yaml(f"{workflow.basedir}/config/config.yaml")
 
 
 # Resolved against this file's folder, so the workflow also runs with --directory elsewhere.

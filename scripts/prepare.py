@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ufskit.data import save_dataset
+from ufskit.data import check_classes, save_dataset
 from ufskit.integrity import verify_local, verify_source
 from ufskit.loaders import load
 from ufskit.preprocess import apply_chain
@@ -21,6 +21,7 @@ elif entry.get("source"):
     log.info("%d raw file(s) of source %s match their checksums", checked, entry["source"])
 ds = load(name, entry, "resources/raw", seed=snakemake.params.seed)
 log.info("%s loaded: %d x %d, %d classes", name, *ds.X.shape, ds.n_classes)
+check_classes(ds, name)  # one class, or one per sample: no score could mean anything
 ds = apply_chain(ds, snakemake.params.steps)
 ds.info.update(dataset=name, chain=snakemake.wildcards.chain)
 log.info("after %s: %d x %d", snakemake.params.steps, *ds.X.shape)

@@ -3,6 +3,7 @@
 import sys
 
 from ufskit.data import load_dataset
+from ufskit.experiments import counts_explained
 from ufskit.runlog import start
 from ufskit.runs import fit_run
 from ufskit.selection_io import save_selection
@@ -10,6 +11,7 @@ from ufskit.selection_io import save_selection
 sys.path[:0] = snakemake.config.get("python_path", [])  # user selectors named by import path
 start(snakemake.log[0], snakemake.threads)
 ds = load_dataset(snakemake.input[0])
-sel = fit_run(ds.X, snakemake.params.spec, snakemake.params.seed, n_classes=ds.n_classes,
-              n_features=snakemake.params.n_features, label=snakemake.wildcards.dataset)
+with counts_explained(ds.info):  # a count above the prepared width names the columns preprocessing dropped
+    sel = fit_run(ds.X, snakemake.params.spec, snakemake.params.seed, n_classes=ds.n_classes,
+                  n_features=snakemake.params.n_features, label=snakemake.wildcards.dataset)
 save_selection(sel, snakemake.output[0])

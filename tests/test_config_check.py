@@ -178,3 +178,27 @@ def test_the_entry_point_group_is_the_selectors_one():
     from ufskit.selectors.plugins import ENTRY_POINT_GROUP
 
     assert config_check.ENTRY_POINT_GROUP == ENTRY_POINT_GROUP
+
+
+def test_an_exclusion_that_empties_an_experiment_is_a_start_up_error_naming_both(tmp_path):
+    """Issue 39: it failed at the end with "no metric files to aggregate", never naming the exclusion."""
+    config = merged_config("quick.yaml")
+    experiment = config["run"][0]
+    config["data"]["exclude"] = {d: "not in my mirror" for d in config["experiments"][experiment]["datasets"]}
+    first = config["experiments"][experiment]["datasets"][0]
+    with pytest.raises(ConfigError, match=rf"removes every dataset of experiment '{experiment}' \({first}: not in my"):
+        config_check.check_config(config, registry_from_config(config, ROOT), tmp_path / "local", tmp_path / "cache")
+
+
+def test_a_yaml_syntax_error_names_the_file_and_line(tmp_path, capsys):
+    """Snakemake says "Config file is not valid JSON or YAML" for an overlay; the check names file and line."""
+    from ufskit.configio import load_yaml, main
+
+    bad = tmp_path / "overlay.yaml"
+    bad.write_text("run: [quick_ils_uci]\nexperiments:\n  a: [1, 2\n  b: 3\n")
+    with pytest.raises(ConfigError, match=r"overlay\.yaml, line 4, column 4: not valid YAML"):
+        load_yaml(bad)
+    assert main([str(bad), str(ROOT / "config/quick.yaml")]) == 1
+    out = capsys.readouterr().out
+    assert "overlay.yaml, line 4" in out and "quick.yaml: valid YAML" in out
+    assert "load_yaml(" in (ROOT / "Snakefile").read_text().split("configfile:")[0]  # the Snakefile's own config

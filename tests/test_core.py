@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 from sklearn.utils.estimator_checks import check_estimator
 
-from ufskit.data import Dataset, load_dataset, save_dataset
-from ufskit.results import best_over_settings, summarize
+from ufskit.data import Dataset, check_classes, load_dataset, save_dataset
+from ufskit.results import best_over_settings, dataset_table, summarize
 from ufskit.selection_io import Selection, load_selection, save_selection
 from ufskit.selectors import SELECTORS, Variance, make_selector, ranking_from_scores
 
@@ -86,3 +86,25 @@ def test_best_over_settings_respects_metric_direction():
     best = best_over_settings(summarize(frame)).set_index("metric")
     assert best.loc["knn_acc", "value"] == 0.9 and best.loc["knn_acc", "params"] == "p2"
     assert best.loc["L2", "value"] == 2.0
+
+
+@pytest.mark.parametrize(("y", "message"), [
+    (np.zeros(6, dtype=int), r"'toy': label column 'kind' has a single class"),
+    (np.arange(6), r"'toy': label column 'kind' has as many classes as samples \(6\)"),
+])
+def test_degenerate_labels_are_refused_at_prepare_time(y, message):
+    """Issue 39: a one-class label column ran through and reported ACC = NMI = 1 for every method."""
+    ds = Dataset(np.random.default_rng(0).standard_normal((6, 3)), y, info={"label_column": "kind"})
+    with pytest.raises(ValueError, match=message):
+        check_classes(ds, "toy")
+    check_classes(Dataset(ds.X, np.arange(6) % 2, info=ds.info), "toy")  # two classes: fine
+
+
+def test_summary_reports_flat_columns_and_the_spread_ratio():
+    """The dataset table's columns: flat by the library's rule, and the largest over smallest range of the rest."""
+    X = np.column_stack([np.linspace(0, 1e11, 8), np.linspace(0, 2, 8), np.full(8, 5.0)])
+    summary = Dataset(X, np.arange(8) % 2).summary()
+    assert summary["n_flat"] == 1
+    assert summary["spread_ratio"] == pytest.approx(5e10)
+    table = dataset_table({"toy": summary})
+    assert "| spread ratio |" in table and "| 5e+10 |" in table

@@ -164,3 +164,10 @@ def test_cv_1nn_path_equals_one_shot_at_every_count(rng):
     one = [cv_1nn_accuracy(X[:, order[:m]], y, n_folds=5, n_repeats=2, random_state=9) for m in counts]
     np.testing.assert_allclose(path, one, atol=1e-12)
     assert len(set(one)) > 1  # the counts really differ
+
+
+def test_a_single_class_reference_is_refused_not_scored_perfect():
+    """One class in y: every prediction was right (accuracy 1 at every count); now a clear error."""
+    X = np.random.default_rng(0).standard_normal((20, 3))
+    with pytest.raises(ValueError, match="single class"):
+        knn_accuracy_path(X, np.ones(20, dtype=int), np.arange(3), [1, 2], random_state=0)

@@ -214,3 +214,15 @@ def test_kmeans_rejects_bad_input(rng):
         kmeans_scores(X, y, 3, n_runs=0, random_state=0)
     with pytest.raises(TypeError, match="random_state"):
         kmeans_labels(X, 2, random_state="seed")
+
+
+def test_a_single_class_reference_is_refused_not_scored_perfect():
+    """One class in y: every clustering used to score ACC = NMI = 1 (issue 39); now a clear error."""
+    X = np.random.default_rng(0).standard_normal((12, 3))
+    y = np.zeros(12, dtype=int)
+    one_cluster = np.zeros(12, dtype=int)
+    for score in (clustering_accuracy, nmi):
+        with pytest.raises(ValueError, match="y_true has a single class"):
+            score(y, one_cluster)
+    with pytest.raises(ValueError, match="single class"):
+        kmeans_scores(X, y, 1, n_runs=1, random_state=0)

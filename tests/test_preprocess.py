@@ -220,7 +220,7 @@ def test_drop_constant_uses_the_library_flatness_rule(caplog):
     """Near-constant (flat by validation.flat_features) goes, an offset column stays; both counted and logged."""
     rng = np.random.default_rng(0)
     X = rng.standard_normal((30, 4))
-    X[:, 1] = 3.0 + 1e-12 * rng.standard_normal(30)  # flat: range 1e-12 of the other columns'
+    X[:, 1] = 3.0 + 1e-15 * rng.standard_normal(30)  # flat: a few float64 ulps of its own magnitude
     X[:, 2] += 1e12  # std 1 on an offset: not flat
     X[:, 3] = 7.0
     with caplog.at_level("INFO", logger="ufskit.preprocess"):
@@ -263,7 +263,8 @@ def test_chain_records_floors_and_counts_and_leaves_input_alone():
     steps = out.info["preprocessing"]
     assert [s["step"] for s in steps] == ["earlier", "log10", "drop_constant", "quantile"]
     assert steps[1]["floor"] == 10.0 and steps[1]["n_floored"] == 4
-    assert steps[2] == {"step": "drop_constant", "n_removed": 1, "n_kept": 3, "n_near_constant": 0, "first_removed": [1]}
+    assert steps[2] == {"step": "drop_constant", "n_removed": 1, "n_kept": 3, "n_near_constant": 0, "first_removed": [1],
+                        "removed_names": ["g1"]}
     assert out.feature_names.tolist() == ["g0", "g2", "g3"]
     assert out.info["source"] == "toy"
     json.dumps(out.info)  # the summary must be JSON
@@ -342,3 +343,19 @@ def test_gems_11_tumors_microarray_chain(mirror):
     assert np.array_equal(lowest[below.any(axis=1)], highest[below.any(axis=1)])
     close(out.X.mean(axis=0), 0, atol=1e-10)
     close(out.X.mean(axis=1), 0, atol=1e-10)
+
+
+def test_a_count_above_the_prepared_width_names_the_dropped_columns():
+    """Issue 39: "feature counts [2, 5] are outside [1, 1]" for an 11-column file did not say 10 were dropped."""
+    from ufskit.experiments import FeatureCountError, counts_explained, feature_counts
+
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.standard_normal(8), np.ones((8, 10))])
+    names = np.array(["stamp", *[f"c{j}" for j in range(10)]])
+    ds = apply_chain(Dataset(X, np.arange(8) % 2, names, {}), ["drop_constant"])
+    with pytest.raises(FeatureCountError, match=r"outside \[1, 1\].*'drop_constant' removed 10 column\(s\) as "
+                                                r"constant or varying only by rounding \(c0, c1, .*c9\)"):
+        with counts_explained(ds.info):
+            feature_counts([2, 5], ds.X.shape[1])
+    with counts_explained(ds.info):
+        assert feature_counts([1], ds.X.shape[1]) == [1]

@@ -81,7 +81,7 @@ def test_sklearn_estimator_checks(estimator, check):
 def _flat_column(kind, n, rng):
     if kind == "constant":
         return np.full(n, 3.0)
-    return 1.0 + 1e-13 * rng.standard_normal(n)  # "near-constant": varies only at rounding level
+    return 1.0 + 4e-16 * rng.standard_normal(n)  # "near-constant": varies by a few ulps of its magnitude
 
 
 @pytest.mark.parametrize("kind", ["constant", "near-constant"])
@@ -174,6 +174,27 @@ def test_impossible_n_neighbors_is_refused(name):
     with pytest.raises(ValueError, match=r"n_neighbors=7\b.*\b[56]\b") as excinfo:
         fit(est, np.random.default_rng(0).standard_normal((6, 4)))
     assert_clear_error(excinfo, est)
+
+
+# Selectors with a number of clusters (eigenvectors, pseudo-labels, columns of W): bounded by n, not only by d
+CLUSTER_BASED = [name for name in NAMES if "n_clusters" in SELECTORS[name]().get_params()]
+
+
+@pytest.mark.parametrize("name", CLUSTER_BASED)
+def test_impossible_n_clusters_is_refused(name):
+    """n_clusters = 10 on 6 samples (20 features): an error naming n_clusters and the limit, whatever d allows.
+
+    UDFS accepted it (its W's further columns then come from the null space of X'LX); SPEC style 3 failed
+    deep in the eigensolver without naming the parameter.
+    """
+    X = np.random.default_rng(0).standard_normal((6, 20))
+    styles = [{"style": 3}, {}] if "style" in SELECTORS[name]().get_params() else [{}]
+    for extra in styles:
+        est = default(name).set_params(n_clusters=10, **extra)
+        with pytest.raises(ValueError, match=r"n_clusters") as excinfo:
+            fit(est, X)
+        assert_clear_error(excinfo, est)
+        assert re.search(r"\b[56]\b", str(excinfo.value)), str(excinfo.value)
 
 
 @pytest.mark.parametrize("name", COLUMN_SELECTORS)

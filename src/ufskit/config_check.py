@@ -66,6 +66,7 @@ def check_config(config: dict, registry: dict, local_records="resources/local",
         _check_experiment(name, exp, config["chains"], registry)
     for dataset in excluded:
         dataset_entry(registry, dataset)
+    check_not_emptied(config["run"], experiments, excluded)
     record = Path(checked_record) if checked_record else None
     fingerprint = selector_fingerprint(experiments, registry, excluded) if record else None
     if fingerprint is None or not record.is_file() or record.read_text() != fingerprint:
@@ -77,6 +78,19 @@ def check_config(config: dict, registry: dict, local_records="resources/local",
     check_protocols(experiments, config["chains"], registry, excluded)
     used = {d for n in config["run"] for d in experiments[n]["datasets"] if d not in excluded}
     check_local_files(sorted(used), registry, local_records, hash_cache)
+
+
+def check_not_emptied(run, experiments: dict, excluded: dict) -> None:
+    """Refuse an experiment to run whose every dataset is excluded (``data.exclude``), naming both.
+
+    It would otherwise fail at the end, with no metric files to aggregate and no word of the exclusion.
+    """
+    for name in run:
+        datasets = experiments[name]["datasets"]
+        if datasets and all(d in excluded for d in datasets):
+            why = "; ".join(f"{d}: {excluded[d]}" for d in datasets)
+            raise ConfigError(f"config data.exclude removes every dataset of experiment {name!r} ({why}); "
+                              f"take {name!r} out of `run`, or the dataset(s) out of data.exclude.")
 
 
 def check_experiment_schema(experiments: dict, names, schema_path) -> None:

@@ -53,13 +53,35 @@ class _StrictLoader(_SafeLoader):
 
 
 def load_yaml(path) -> object:
-    """Parse the YAML file at ``path``; a duplicate key or a syntax error is a ``ConfigError`` naming the file."""
+    """Parse the YAML file at ``path``; a duplicate key or a syntax error is a ``ConfigError`` naming the file
+    and the line."""
     path = Path(path)
     with open(path, encoding="utf-8") as fh:
         try:
             return yaml.load(fh, Loader=_StrictLoader)  # a (C)SafeLoader subclass: safe
         except yaml.YAMLError as e:
-            raise ConfigError(f"{path}: not valid YAML ({e})") from None
+            mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+            where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+            raise ConfigError(f"{path}{where}: not valid YAML ({e})") from None
+
+
+def main(argv=None) -> int:
+    """``python -m ufskit.configio FILE...``: parse each config file strictly; print each error, naming the file
+    and the line (Snakemake's own message for an overlay given by ``--configfile`` names neither); exit 1 on any."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m ufskit.configio", description=main.__doc__)
+    parser.add_argument("files", nargs="+", type=Path)
+    failed = 0
+    for path in parser.parse_args(argv).files:
+        try:
+            load_yaml(path)
+        except (ConfigError, OSError) as err:
+            print(err)
+            failed += 1
+        else:
+            print(f"{path}: valid YAML, no duplicate key")
+    return 1 if failed else 0
 
 
 def config_hash(config: dict) -> str:
@@ -150,3 +172,7 @@ def merge_extra_methods(config: dict) -> None:
                 raise ConfigError(f"extra_methods.{name}.{label}: experiment {name!r} already has a method "
                                   f"{label!r} of the paper; give the added one another label.")
             own[label] = {**copy.deepcopy(spec), "extra": True}  # YAML aliases share one block
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -13,6 +13,7 @@ import numpy as np
 from .intermediates import IntegrityError as IntegrityError  # re-exported: raised for the data's files
 from .intermediates import check_identity, read_npz
 from .intermediates import reading as reading  # re-exported: the readers of other intermediates use it
+from .validation import column_extremes, flat_features, spread_ratio
 
 
 @dataclass
@@ -43,15 +44,44 @@ class Dataset:
         return int(np.unique(self.y).size)
 
     def summary(self) -> dict:
-        """n, d, classes and class sizes, plus everything recorded in ``info``."""
+        """n, d, classes and class sizes, the flat columns and the spread ratio, plus everything in ``info``.
+
+        ``n_flat``: columns flat by the library's rule (``validation.flat_features``:
+        every selector leaves them unscored); ``spread_ratio``: largest over smallest
+        range of the other columns, which a scale-sensitive selector warns about
+        above ``validation.SCALE_WARN_FACTOR`` (None without a varying column).
+        """
         _, counts = np.unique(self.y, return_counts=True)
+        extremes = column_extremes(self.X) if self.X.size else (np.zeros(0), np.zeros(0))
+        flat = flat_features(None, extremes)
+        ratio = spread_ratio((extremes[0][~flat], extremes[1][~flat])) if (~flat).any() else None
         return {
             "n_samples": int(self.X.shape[0]),
             "n_features": int(self.X.shape[1]),
             "n_classes": self.n_classes,
             "class_sizes": counts.tolist(),
+            "n_flat": int(flat.sum()),
+            "spread_ratio": ratio,
             **self.info,
         }
+
+
+def check_classes(ds: Dataset, name: str) -> None:
+    """Refuse a labelling no score can be judged against: fewer than 2 classes, or one class per sample.
+
+    Called when a dataset is prepared, so a wrong label column stops the run
+    before any fit: against one class every clustering scores ACC = NMI = 1,
+    and with as many classes as samples no class has a second member to find.
+    The message names the dataset and its label column (as its loader records it).
+    """
+    column = ds.info.get("label_column", ds.info.get("y_key", "the labels"))
+    n, c = ds.y.size, ds.n_classes
+    if c < 2:
+        raise ValueError(f"dataset {name!r}: label column {column!r} has a single class over its {n} samples; "
+                         "clustering and classification scores need at least 2 classes. Check the label column.")
+    if c == n:
+        raise ValueError(f"dataset {name!r}: label column {column!r} has as many classes as samples ({n}): "
+                         "every sample is its own class. Is it an identifier rather than the label?")
 
 
 def atomic_path(path: str | os.PathLike):

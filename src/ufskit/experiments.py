@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 
+from .preprocess import dropped_columns
 from .validation import resolve_count
 
 _SLUG_SAFE = re.compile(r"^[A-Za-z0-9_.+-]+$")
@@ -152,6 +154,26 @@ def not_run(experiment: dict) -> dict[tuple[str, str], str]:
     return out
 
 
+class FeatureCountError(ValueError):
+    """A feature count of the config does not fit the prepared dataset's width."""
+
+
+@contextmanager
+def counts_explained(info: dict):
+    """Add to a ``FeatureCountError`` raised inside which columns the dataset's preprocessing (``info``) removed.
+
+    A count above the prepared width is most often a count that fitted the
+    raw file before ``drop_constant``; the message then says so, by name.
+    """
+    try:
+        yield
+    except FeatureCountError as err:
+        dropped = dropped_columns(info)
+        if not dropped:
+            raise
+        raise FeatureCountError(f"{err} The dataset's preprocessing changed its width: {dropped}.") from None
+
+
 def feature_counts(spec, n_features: int) -> list[int]:
     """The numbers of selected features to evaluate on a dataset with ``n_features`` columns.
 
@@ -179,7 +201,7 @@ def feature_counts(spec, n_features: int) -> list[int]:
         raise ValueError(f"n_features must be a list, 'all', {{upto, step}} or {{fractions}}, got {spec!r}.")
     too_many = [c for c in counts if c > n_features or c < 1]
     if too_many:
-        raise ValueError(
+        raise FeatureCountError(
             f"feature counts {too_many} are outside [1, {n_features}] (the dataset has {n_features} features)."
         )
     return counts

@@ -21,7 +21,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from .data import Dataset
-from .validation import check_data, check_no_constant, flat_features
+from .validation import check_data, check_no_constant, flat_features, input_dtypes
 
 QUANTILE_TIES = ("interpolate", "mean")
 # drop_constant's summary names at most this many of the removed columns
@@ -171,14 +171,16 @@ def binormalize(X):
 def drop_constant(X):
     """Remove the flat features: the library's one rule (``validation.flat_features``); ``keep`` marks the survivors.
 
-    Flat = constant, or varying by at most 1e-10 of the largest feature range
-    (or by rounding), so that a later ``zscore`` cannot blow a near-constant
-    column up to unit variance. The summary counts the exactly constant and
-    the near-constant columns removed and names the first of them; the step
-    logs the same.
+    Flat = constant, or varying only by rounding of its own magnitude (each
+    column judged alone, never against the others), so that a later
+    ``zscore`` cannot blow rounding noise up to unit variance. The summary
+    counts the exactly constant and the near-constant columns removed and
+    names the first of them; the step logs the same. A float32 matrix is
+    judged in float32 precision (in a chain, X is the Dataset's float64).
     """
+    dtype = input_dtypes(X)
     X = _matrix(X, "drop_constant")
-    flat = flat_features(X)
+    flat = flat_features(X, dtype=dtype)
     if flat.all():
         raise ValueError("drop_constant: every feature is constant; nothing would be left.")
     removed = np.flatnonzero(flat)
@@ -193,6 +195,22 @@ def drop_constant(X):
         logger.info("drop_constant: removed %d of %d features (%d exactly constant, %d near-constant; first: %s)",
                     removed.size, X.shape[1], removed.size - n_near, n_near, info["first_removed"])
     return X[:, ~flat], ~flat, info
+
+
+def dropped_columns(info: dict) -> str:
+    """What the preprocessing of a dataset (its ``info``) removed, and why, as a sentence ("" if nothing).
+
+    Read from the log ``apply_chain`` keeps, so that an error about the
+    prepared width (a feature count above it) can say where the columns went.
+    """
+    parts = []
+    for entry in info.get("preprocessing", []):
+        if entry.get("n_removed"):
+            names = entry.get("removed_names", entry.get("first_removed", []))
+            more = ", ..." if entry["n_removed"] > len(names) else ""
+            parts.append(f"step {entry['step']!r} removed {entry['n_removed']} column(s) as constant or varying "
+                         f"only by rounding ({', '.join(map(str, names))}{more})")
+    return "; ".join(parts)
 
 
 STEPS = {
@@ -246,6 +264,7 @@ def apply_chain(ds: Dataset, chain) -> Dataset:
         if bad.any():
             raise ValueError(f"step {name!r} produced {int(bad.sum())} NaN/inf values; check its input range.")
         if keep is not None and names is not None:
+            info = {**info, "removed_names": names[~keep][:DROPPED_LISTED].tolist()}
             names = names[keep]
         log.append({"step": name, **info})
     if X is ds.X:  # empty chain: still hand back a Dataset that shares nothing with the input

@@ -128,9 +128,18 @@ def _fmt(value) -> str:
     return f"{value:.4g}"
 
 
+def _ratio_cell(summary: dict) -> str:
+    """The spread ratio of a dataset summary, 3 significant digits ("n/a" for a summary written before it existed)."""
+    ratio = summary.get("spread_ratio")
+    return "n/a" if ratio is None else f"{ratio:.3g}"
+
+
 def dataset_table(summaries: dict[str, dict]) -> str:
-    """Markdown table of prepared datasets: n, d, classes, class sizes and the preprocessing applied."""
+    """Markdown table of prepared datasets: n, d, classes, class sizes, flat columns, the ratio of the largest
+    to the smallest column range (scale-sensitive selectors warn above 1e3) and the preprocessing applied."""
     rows = [[name, s["n_samples"], s["n_features"], s["n_classes"], "/".join(str(c) for c in s["class_sizes"]),
+             s.get("n_flat", "n/a"), _ratio_cell(s),
              ", ".join(p.get("step", "?") for p in s.get("preprocessing", [])) or "none"]
             for name, s in summaries.items()]
-    return markdown_table(rows, ["dataset", "n", "d", "classes", "class sizes", "preprocessing"])
+    return markdown_table(rows, ["dataset", "n", "d", "classes", "class sizes", "flat columns", "spread ratio",
+                                 "preprocessing"])

@@ -44,19 +44,22 @@ def check_no_constant(X: np.ndarray, *, name: str = "X") -> None:
 
 # Degenerate input, one policy for every selector and for the preprocessing step 'drop_constant'
 # (docs/fidelity/numerics.md). A column is flat when its range (its centred spread: an offset does not change
-# it) is at most FLAT_RELATIVE of the largest column range of X, or at most FLAT_ULPS units in the last place
-# of its own magnitude (it varies only by rounding). Flat columns are constant for every purpose and are
-# scored last, never first. A column with std 1 on an offset of 1e12 is not flat: its range is that of the
-# other columns and some 10^4 ulps of its magnitude.
-FLAT_RELATIVE = 1e-10
+# it) is at most FLAT_ULPS units in the last place of its own magnitude, in the precision of the dtype it
+# arrived in (float32 input: float32 ulps): it varies only by rounding. Each column is judged alone, so no
+# column's verdict depends on another column's scale: a column of 1e11 beside columns of order 1 leaves them
+# all scored, and 3 + 1e-12 * noise (some 7000 float64 ulps of 3) is a real, if small, spread. Flat columns
+# are constant for every purpose and are scored last, never first.
 FLAT_ULPS = 16
 # Beyond these magnitudes squared distances and Gram matrices over- or underflow in float64: an X whose
 # largest value lies outside is refused; a column entirely below MIN_ABS_VALUE (its squares underflow) is flat.
 MAX_ABS_VALUE = 1e100
 MIN_ABS_VALUE = 1e-100
-# Scale-sensitive selectors warn (ScaleWarning) when a scored column's range is below this fraction of the
-# largest one: their regressions reward a column for being small (docs/fidelity/numerics.md).
-SCALE_WARN_RATIO = 1e-6
+# Scale-sensitive selectors warn (ScaleWarning) when the largest range of the scored columns exceeds the smallest
+# by more than this factor (docs/fidelity/numerics.md). z-scored columns have ranges between 2 and about
+# sqrt(n) (Samuelson's bound), so standardised data never trigger it below some 4 million samples.
+SCALE_WARN_FACTOR = 1e3
+# a ScaleWarning names at most this many of the narrow columns
+SCALE_WARN_LISTED = 5
 
 
 class ScaleWarning(UserWarning):
@@ -68,22 +71,50 @@ def column_extremes(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return X.min(axis=0), X.max(axis=0)
 
 
-def flat_features(X: np.ndarray, extremes=None) -> np.ndarray:
+def input_dtypes(X):
+    """The dtype(s) X arrives in, before conversion to float64: one per column for a DataFrame, else one.
+
+    ``flat_features`` judges each column in this precision; anything that is
+    not a NumPy dtype (a list, a pandas extension type without one) counts as float64.
+    """
+    dtypes = getattr(X, "dtypes", None)
+    if dtypes is not None and not isinstance(dtypes, np.dtype):
+        return [getattr(t, "numpy_dtype", t) for t in dtypes]
+    return getattr(X, "dtype", np.float64)
+
+
+def _epsilon(dtype) -> float:
+    """Machine epsilon of a column held in ``dtype`` and computed in float64 (never finer than float64's)."""
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:
+        return float(np.finfo(np.float64).eps)
+    own = np.finfo(dtype).eps if np.issubdtype(dtype, np.floating) else 0.0
+    return float(max(own, np.finfo(np.float64).eps))
+
+
+def flat_features(X: np.ndarray, extremes=None, *, dtype=np.float64) -> np.ndarray:
     """Boolean mask of the flat columns of X (the rule above), and of the columns entirely below MIN_ABS_VALUE.
 
     The range hi - lo is the column's spread about any centre, so shifting a
-    column does not make it flat; the comparison with the largest range makes
-    ``3 + 1e-12 * noise`` beside columns of order 1 flat, whatever its offset.
-    The second kind (e.g. a column of 1e-150 among columns of order 1) has
-    squares that underflow, so no score built on it means anything.
-    ``extremes``: ``column_extremes(X)``, if known.
+    column does not make it flat; it is compared with FLAT_ULPS rounding
+    units of the column's own magnitude max(|lo|, |hi|), so the verdict on
+    one column never depends on the others. The second kind (e.g. a column
+    of 1e-150 among columns of order 1) has squares that underflow, so no
+    score built on it means anything. ``extremes``: ``column_extremes(X)``,
+    if known (X may then be None). ``dtype``: the dtype X arrived in
+    (``input_dtypes``), one for all columns or one per column: a float32
+    column constant up to a float32 rounding is flat.
     """
     lo, hi = column_extremes(X) if extremes is None else extremes
+    lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
+    if isinstance(dtype, (list, tuple, np.ndarray)):
+        eps = np.array([_epsilon(t) for t in dtype], dtype=np.float64)
+    else:
+        eps = _epsilon(dtype)
     spread = hi - lo
     magnitude = np.maximum(np.abs(lo), np.abs(hi))
-    rounding = FLAT_ULPS * np.finfo(np.float64).eps * magnitude
-    largest = spread.max() if spread.size else 0.0
-    return (spread <= FLAT_RELATIVE * largest) | (spread <= rounding) | (magnitude < MIN_ABS_VALUE)
+    return (spread <= FLAT_ULPS * eps * magnitude) | (magnitude < MIN_ABS_VALUE)
 
 
 def shifted_to_minimum(X: np.ndarray, *others: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -118,22 +149,43 @@ def power_of_two(value: float) -> float:
     return float(2.0 ** np.round(np.log2(value)))
 
 
-def warn_if_scale_sensitive(X: np.ndarray, selector: str) -> None:
-    """Warn (``ScaleWarning``) when the smallest column range of X is below SCALE_WARN_RATIO of the largest.
+def spread_ratio(extremes) -> float:
+    """Largest over smallest column range (``column_extremes``); inf when some range is 0, nan without columns."""
+    lo, hi = extremes
+    spread = np.asarray(hi, dtype=np.float64) - np.asarray(lo, dtype=np.float64)
+    if not spread.size:
+        return float("nan")
+    smallest, largest = spread.min(), spread.max()
+    return float("inf") if smallest == 0 else float(largest / smallest)
 
-    Called by the selectors whose scores depend on each column's scale
-    (regression coefficients: MCFS, NDFS, UDFS, GLSPFS; MCFS and UDFS rank a
-    near-constant column first), so that such a column never wins silently.
+
+def warn_if_scale_sensitive(extremes, selector: str, columns=None) -> None:
+    """Warn (``ScaleWarning``) when the column ranges (``column_extremes``) differ by more than SCALE_WARN_FACTOR.
+
+    Called for the selectors whose ranking depends on each column's scale
+    (``ScoreSelector.scale_sensitive``): a kNN graph or a kernel on X is
+    dominated by its widest columns, and a regression on X rewards a narrow
+    column with a large coefficient (MCFS and UDFS rank it first). The
+    warning names the widest column and the narrow ones (``columns`` maps the
+    positions of ``extremes`` to X's column numbers) and the fix.
     """
-    spread = np.ptp(X, axis=0)
-    if spread.size and spread.min() < SCALE_WARN_RATIO * spread.max():
-        warnings.warn(
-            f"{selector} is scale-sensitive: a scored feature spans {spread.min():.3g}, below {SCALE_WARN_RATIO:g} "
-            f"of the largest feature range ({spread.max():.3g}), and a column's coefficient depends on its scale; "
-            "standardise X (preprocessing 'zscore') or drop such columns.",
-            ScaleWarning,
-            stacklevel=4,
-        )
+    lo, hi = extremes
+    spread = np.asarray(hi, dtype=np.float64) - np.asarray(lo, dtype=np.float64)
+    if not spread.size or not spread.max() > SCALE_WARN_FACTOR * spread.min():
+        return
+    columns = np.arange(spread.size) if columns is None else np.asarray(columns)
+    widest = int(np.argmax(spread))
+    narrow = np.flatnonzero(spread * SCALE_WARN_FACTOR < spread[widest])
+    listed = ", ".join(f"{columns[j]} ({spread[j]:.3g})" for j in narrow[:SCALE_WARN_LISTED])
+    more = f" and {narrow.size - SCALE_WARN_LISTED} more" if narrow.size > SCALE_WARN_LISTED else ""
+    warnings.warn(
+        f"{selector} is scale-sensitive and X's column ranges differ by more than {SCALE_WARN_FACTOR:g}x: "
+        f"column {columns[widest]} spans {spread[widest]:.3g}, while {narrow.size} column(s) span less than "
+        f"1/{SCALE_WARN_FACTOR:g} of that: {listed}{more}. Its ranking then reflects the columns' units more than "
+        "their structure; standardise X first (sklearn's StandardScaler, or the preprocessing chain step 'zscore').",
+        ScaleWarning,
+        stacklevel=3,
+    )
 
 
 def check_scale(X: np.ndarray, *, name: str = "X", extremes=None) -> None:

@@ -19,6 +19,14 @@ def check_labels(y, *, name: str = "y", n_samples: int | None = None) -> np.ndar
     return y
 
 
+def check_reference_labels(y, *, name: str = "y", n_samples: int | None = None) -> np.ndarray:
+    """``check_labels``, and at least 2 classes: against a single class every clustering is "perfect"
+    (NMI 1, ACC 1 for one cluster) and every classifier right, so no score on it means anything."""
+    y = check_labels(y, name=name, n_samples=n_samples)
+    if np.unique(y).size < 2:
+        raise ValueError(f"{name} has a single class ({y[0]!r}) over its {y.size} samples: a score against it "
+                         "would be perfect whatever the features; the reference labels need at least 2 classes.")
+    return y
 
 
 def as_sklearn_seed(random_state) -> int | None:

@@ -27,7 +27,7 @@ import numpy as np
 from sklearn.model_selection import RepeatedStratifiedKFold, ShuffleSplit
 
 from ..validation import check_data, check_int
-from ._common import as_sklearn_seed, check_labels
+from ._common import as_sklearn_seed, check_labels, check_reference_labels
 from .distances import check_prefixes, iter_prefix_sq_dists
 
 
@@ -109,7 +109,7 @@ def knn_predict(D2, y_train, k: int) -> np.ndarray:
 
 def _prepare(X, y, order, counts):
     X = check_data(X)
-    y = check_labels(y, n_samples=X.shape[0])
+    y = check_reference_labels(y, n_samples=X.shape[0])  # one class: every prediction right
     order, counts = check_prefixes(X.shape[1], order, counts)
     classes, y_idx = np.unique(y, return_inverse=True)
     return X, y_idx, classes.size, order, counts

@@ -33,7 +33,7 @@ from sklearn.metrics import normalized_mutual_info_score
 from sklearn.metrics.cluster import contingency_matrix
 
 from ..validation import check_data, check_int
-from ._common import as_sklearn_seed, check_labels, spawn_seeds
+from ._common import as_sklearn_seed, check_labels, check_reference_labels, spawn_seeds
 from ._sparse_kmeans import sparse_kmeans_labels
 
 # K-means switches to CSR at or below this fraction of non-zero entries: scikit-learn's sparse Lloyd
@@ -47,7 +47,7 @@ _NMI_AVERAGES = {"sqrt": "geometric", "geometric": "geometric", "arithmetic": "a
 
 
 def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
-    y_true = check_labels(y_true, name="y_true")
+    y_true = check_reference_labels(y_true, name="y_true")
     y_pred = check_labels(y_pred, name="y_pred", n_samples=y_true.size)
     return y_true, y_pred
 
@@ -71,8 +71,9 @@ def clustering_accuracy(y_true, y_pred) -> float:
 def nmi(y_true, y_pred, *, average_method: str = "sqrt") -> float:
     """Normalised mutual information; ``average_method`` in sqrt (= geometric), arithmetic, max, min.
 
-    Natural logarithms; scikit-learn's convention for degenerate labellings
-    (1.0 if both are a single cluster, 0.0 if only one is).
+    Natural logarithms; a ``y_true`` of a single class is refused (any
+    partition would score 1 or 0 against it); a single-cluster ``y_pred``
+    scores 0 (scikit-learn's convention).
     """
     method = _nmi_method(average_method)
     y_true, y_pred = _check_pair(y_true, y_pred)
@@ -148,7 +149,7 @@ def kmeans_scores(
     Returns ``{acc_mean, acc_std, nmi_mean, nmi_std}``.
     """
     X = check_data(X)
-    y = check_labels(y, n_samples=X.shape[0])
+    y = check_reference_labels(y, n_samples=X.shape[0])
     n_runs = check_int(n_runs, name="n_runs")
     _nmi_method(nmi_average)
     check_init(init)

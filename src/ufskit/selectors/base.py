@@ -7,7 +7,14 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..validation import check_scale, column_extremes, flat_features, resolve_count
+from ..validation import (
+    check_scale,
+    column_extremes,
+    flat_features,
+    input_dtypes,
+    resolve_count,
+    warn_if_scale_sensitive,
+)
 from .constraints import FRACTION, POSITIVE_INT
 from .ties import order_from_ranking, rank_with_ties
 
@@ -33,11 +40,15 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
 
     ``fit`` validates X (2-D, finite, at least 2 samples, magnitudes within
     [1e-100, 1e100]) and ``n_features_to_select``, then applies the degenerate
-    input policy: constant and near-constant columns, and columns whose values
-    are all below 1e-100 in magnitude (``validation.flat_features``), are not
+    input policy: constant columns, columns varying only by rounding in the
+    dtype X arrived in, and columns whose values are all below 1e-100 in
+    magnitude (``validation.flat_features``, each column judged alone), are not
     scored; ``_score`` sees only the other columns, and the flat ones get score
     ``-inf`` and the last ranks (``degenerate_features_`` lists them).
-    An X with no varying column is refused. ``fit`` stores ``scores_``,
+    An X with no varying column is refused. A ``scale_sensitive`` selector
+    (the default; Variance and Random are not) warns (``ScaleWarning``) when
+    the scored columns' ranges differ by more than
+    ``validation.SCALE_WARN_FACTOR``: its ranking then depends on the units. ``fit`` stores ``scores_``,
     ``ranking_`` (``ranking_[i]`` is the rank of feature i, 1 = best) and
     ``n_features_in_``, and ``n_ranked_``: equal scores are ordered by a seeded
     permutation, not by column order, and ``n_ranked_`` counts the features
@@ -53,6 +64,8 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
     # a count, a fraction of d, or None (half of d); each subclass merges its own over these
     # (``{**ScoreSelector._parameter_constraints, ...}``) and scikit-learn's ``_validate_params`` checks them
     _parameter_constraints: dict = {"n_features_to_select": [None, POSITIVE_INT, FRACTION]}
+    # does the ranking depend on the columns' relative scales (a kNN graph, a kernel or a regression on X)?
+    scale_sensitive = True
 
     def __init__(self, n_features_to_select=None):
         self.n_features_to_select = n_features_to_select
@@ -60,18 +73,21 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Score every feature of X (y is ignored: the selectors are unsupervised)."""
         self._validate_params()
+        dtype = input_dtypes(X)  # flatness is judged in the precision X arrived in
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, reset=True)
         extremes = column_extremes(X)
         check_scale(X, extremes=extremes)
         d = X.shape[1]
         self._n_selected(d)  # an impossible n_features_to_select fails here, not at transform
-        flat = flat_features(X, extremes)
+        flat = flat_features(X, extremes, dtype=dtype)
         if flat.all():
             raise ValueError(
                 f"X has no varying feature: all {d} columns are constant (up to rounding); nothing to select."
             )
         self.degenerate_features_ = np.flatnonzero(flat)
         self._scored = np.flatnonzero(~flat)
+        if self.scale_sensitive:
+            warn_if_scale_sensitive((extremes[0][~flat], extremes[1][~flat]), type(self).__name__, self._scored)
         scores = np.asarray(self._score(X[:, self._scored] if flat.any() else X), dtype=np.float64)
         if scores.shape != (self._scored.size,):
             raise RuntimeError(f"{type(self).__name__}._score returned shape {scores.shape}.")

@@ -35,7 +35,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels import kernel_sq_dists, rbf_kernel, rbf_width
 from ..sparse_regression import row_sq_norms
-from ..validation import auto_or_int, check_scale, flat_features
+from ..validation import auto_or_int, check_scale, column_extremes, flat_features, input_dtypes, warn_if_scale_sensitive
 from .base import ScoreSelector
 from .constraints import AUTO, NON_NEGATIVE, POSITIVE, POSITIVE_INT
 from .ties import rank_with_ties
@@ -112,16 +112,22 @@ class KernelUDFS(ScoreSelector):
         magnitudes within [1e-100, 1e100], ``n_features_to_select`` within the
         n kernel features, and X not all one point (every kernel feature would
         be constant). Flat columns of X need no special case: they add nothing
-        to any kernel distance. Duplicate samples give equal kernel features,
+        to any kernel distance; the others' ranges differing by more than
+        1e3x give a ``ScaleWarning`` (the kernel is then the widest columns').
+        Duplicate samples give equal kernel features,
         whose scores may differ (any c of a tied eigenspace are optimal).
         """
         self._validate_params()
+        dtype = input_dtypes(X)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, reset=True)
-        check_scale(X)
+        extremes = column_extremes(X)
+        check_scale(X, extremes=extremes)
         n = X.shape[0]
         self._n_selected(n)
-        if flat_features(X).all():
+        flat = flat_features(X, extremes, dtype=dtype)
+        if flat.all():
             raise ValueError(f"all {n} samples of X coincide (up to rounding): every kernel feature is constant.")
+        warn_if_scale_sensitive((extremes[0][~flat], extremes[1][~flat]), type(self).__name__, np.flatnonzero(~flat))
         self._check_params(n)
         self.X_fit_ = X
         if self.kernel == "linear":

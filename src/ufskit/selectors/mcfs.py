@@ -17,7 +17,6 @@ from ..validation import (
     power_of_two,
     resolve_count,
     resolve_n_neighbors,
-    warn_if_scale_sensitive,
 )
 from .base import ScoreSelector
 from .constraints import AUTO, FRACTION, POSITIVE, POSITIVE_INT, WEIGHTS
@@ -78,8 +77,8 @@ class MCFS(ScoreSelector):
 
     X is centred first (an intercept), so that an offset on a column changes
     nothing; z-scored data is centred already. MCFS is scale-sensitive (a
-    column's coefficient grows as the column shrinks): a column whose range is
-    below 1e-6 of the largest gives a ``ScaleWarning``.
+    column's coefficient grows as the column shrinks): column ranges
+    differing by more than 1e3x give a ``ScaleWarning`` (``ScoreSelector``).
 
     Features whose coefficient is zero in every regression score 0 and are
     ranked after all non-zero ones; among themselves they are tied, ordered
@@ -134,7 +133,6 @@ class MCFS(ScoreSelector):
         self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, n)
         cardinalities = self._cardinalities(X.shape[1])
         X = centred(X)
-        warn_if_scale_sensitive(X, "MCFS")
         W = knn_graph(X, n_neighbors=self.n_neighbors_, weight=self.weight, sigma=self.sigma)
         # the LARS tolerances are absolute: run it on X scaled by a power of 2 (exact) to unit RMS, then
         # undo the scale on the coefficients (the embedding does not depend on a global scale)

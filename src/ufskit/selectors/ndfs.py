@@ -29,7 +29,7 @@ from ..blas import single_threaded_blas
 from ..graph import knn_graph
 from ..sparse_regression import EPS, DiagonalRidge, has_converged, l21_norm, reweight, row_sq_norms
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
-from ..validation import auto_or_int, centred, check_int, check_positive, warn_if_scale_sensitive
+from ..validation import auto_or_int, centred, check_int, check_positive
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT, RANDOM_STATE
 
@@ -141,7 +141,7 @@ class NDFS(ScoreSelector):
     which selects the same features. X is centred first (the regression gets
     an intercept; z-scored data is centred already), so an offset on a column
     changes nothing. NDFS is scale-sensitive (a small column needs a large row
-    w_i): a column whose range is below 1e-6 of the largest gives a ``ScaleWarning``.
+    w_i): column ranges differing by more than 1e3x give a ``ScaleWarning``.
 
     Attributes: ``scores_`` = ||w_i||, ``W_`` (d x c), ``F_`` (n x c, the
     nonnegative soft cluster indicator), ``objective_`` (one value per
@@ -194,7 +194,6 @@ class NDFS(ScoreSelector):
             raise ValueError(f"n_neighbors={k} must be smaller than the number of samples ({n}).")
         alpha, gamma = (check_positive(getattr(self, p), p) for p in ("alpha", "gamma"))
         X = centred(X)
-        warn_if_scale_sensitive(X, "NDFS")
         auto_beta = isinstance(self.beta, str) and self.beta == "auto"
         column_norm = float(np.sqrt(np.einsum("ij,ij->", X, X) / X.shape[1]))
         self.beta_ = beta = BETA_PER_COLUMN_NORM * column_norm if auto_beta else check_positive(self.beta, "beta")

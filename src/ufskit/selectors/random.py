@@ -30,6 +30,8 @@ class Random(ScoreSelector):
         Seed of the permutation; an int gives the same order on every fit.
     """
 
+    scale_sensitive = False  # ignores the values
+
     _parameter_constraints: dict = {**ScoreSelector._parameter_constraints, "random_state": RANDOM_STATE}
 
     def __init__(self, n_features_to_select=None, random_state=None):

@@ -46,7 +46,7 @@ def spec_score(X: np.ndarray, W, style: int = 2, n_clusters: int | None = None) 
         return rayleigh_quotients(W, X, centred=style == 2)
     if n_clusters is None:
         raise ValueError("SPEC style=3 needs n_clusters (the k of phi3, usually the number of classes).")
-    k = check_int(n_clusters, "n_clusters", low=2)
+    k = check_int(n_clusters, "n_clusters (the k of phi3, at most n_samples)", low=2, high=W.shape[0])
     lam, xi = smallest_nontrivial_eigenpairs(W, k - 1)
     Fh = np.sqrt(degrees(W))[:, None] * X
     norms = np.linalg.norm(Fh, axis=0)
@@ -93,6 +93,9 @@ class SPEC(ScoreSelector):
 
     def _score(self, X):
         _check_style(self.style)
+        if self.n_clusters is not None and self.n_clusters > X.shape[0]:  # also when unused: a config error
+            raise ValueError(f"n_clusters={self.n_clusters} must be at most n_samples = {X.shape[0]}: phi3 uses "
+                             "the k - 1 <= n - 1 non-trivial eigenvectors of the graph.")
         if self.style == 2:  # phi2 is shift-invariant: centring keeps it exact under large offsets
             X = centred(X)
         D2 = pairwise_sq_dists(X)

@@ -31,7 +31,7 @@ import scipy.sparse.linalg as spla
 from ..blas import single_threaded_blas
 from ..graph import knn_indices, pairwise_sq_dists
 from ..sparse_regression import EPS, has_converged, l21_norm, reweight, row_sq_norms
-from ..validation import auto_or_int, centred, check_int, check_positive, warn_if_scale_sensitive
+from ..validation import auto_or_int, centred, check_int, check_positive
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT
 
@@ -214,7 +214,7 @@ class UDFS(ScoreSelector):
     """UDFS feature ranking: features with the largest rows of the orthonormal W first.
 
     Parameters: ``n_clusters`` (c, the columns of W; the number of classes in
-    the papers; "auto" = min(5, d)), ``n_neighbors`` (k; each local problem
+    the papers; "auto" = min(5, d, n - 1); at most n - 1), ``n_neighbors`` (k; each local problem
     has k + 1 samples; "auto" = min(5, n - 1)), ``lam`` (the local ridge
     lambda of B_i; 1e3 in the kernel-UDFS paper and Yang's code; "auto" =
     1e3 x the mean square of X, i.e. 1e3 on z-scored data, and scaled with
@@ -231,8 +231,8 @@ class UDFS(ScoreSelector):
     Scaling X by s leaves the result unchanged when lam is scaled by s^2 (M
     depends on X and lam only through X / sqrt(lam)). Shifting a column changes
     nothing (L 1 = 0; X is centred first). Scaling one column is not neutral:
-    a small column's axis is nearly a null direction of M and wins, so a
-    column whose range is below 1e-6 of the largest gives a ``ScaleWarning``.
+    a small column's axis is nearly a null direction of M and wins, so
+    column ranges differing by more than 1e3x give a ``ScaleWarning``.
     """
 
     _parameter_constraints: dict = {
@@ -261,13 +261,15 @@ class UDFS(ScoreSelector):
 
     def _score(self, X):
         n, d = X.shape
-        self.n_clusters_ = c = auto_or_int(self.n_clusters, "n_clusters", min(5, d))
+        self.n_clusters_ = c = auto_or_int(self.n_clusters, "n_clusters", min(5, d, n - 1))
         if c > d:
             raise ValueError(f"n_clusters={c} exceeds n_features = {d}: W (d x c) cannot have orthonormal columns.")
+        if c > n - 1:  # M = X'LX has rank <= n - 1 (L 1 = 0): more columns of W come from its null space
+            raise ValueError(f"n_clusters={c} must be at most n_samples - 1 = {n - 1}: W's further columns would "
+                             "be arbitrary directions of the null space of X'LX.")
         self.n_neighbors_ = auto_or_int(self.n_neighbors, "n_neighbors", min(5, n - 1))
         gamma, tol = (check_positive(getattr(self, p), p) for p in ("gamma", "tol"))
         X = centred(X)  # M = X'LX is shift-invariant (L annihilates constants); centring keeps it exact
-        warn_if_scale_sensitive(X, "UDFS")
         auto_lam = isinstance(self.lam, str) and self.lam == "auto"
         self.lam_ = LAM_ON_UNIT_SCALE * float(np.mean(X**2)) if auto_lam else check_positive(self.lam, "lam")
         L = local_discriminative_laplacian(X, self.n_neighbors_, self.lam_)

@@ -12,7 +12,11 @@ class Variance(ScoreSelector):
     The variance is the population variance (ddof=0); it is scale-dependent by
     definition, so scaling a feature by c multiplies its score by c**2. It is
     computed on the centred columns, so an offset (up to 1e12) leaves it unchanged.
+    Each column is scored alone, so rescaling one column moves only that
+    column in the ranking: no ``ScaleWarning`` (scale is what it measures).
     """
+
+    scale_sensitive = False
 
     def __init__(self, n_features_to_select=None):
         super().__init__(n_features_to_select=n_features_to_select)
