@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import pairwise_sq_dists
-from ..validation import centred
+from ..validation import centred, warn_if_scale_sensitive
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE
 
@@ -65,7 +65,8 @@ class SPFS(ScoreSelector):
     Parameters
     ----------
     t : float or "auto"
-        Width of the Gaussian similarity K_ij = exp(-||x_i - x_j||^2 / t).
+        Width of the Gaussian similarity K_ij = exp(-||x_i - x_j||^2 / t), on X
+        at unit mean square (see Notes).
         "auto" = the square of the median pairwise distance over all n^2
         pairs, the centre of the authors' grid t in 2^{-3..3} s^2 (FSASL
         ``fs_unsup_spfs_single_func``).
@@ -78,7 +79,9 @@ class SPFS(ScoreSelector):
     selection_order_ : ndarray of shape (n_features,)
         Feature indices in the order forward selection added them.
     t_ : float
-        The kernel width used.
+        The kernel width used, in the units of X divided by ``scale_``.
+    scale_ : float
+        The root mean square of the centred X, by which X is divided.
 
     Notes
     -----
@@ -90,8 +93,13 @@ class SPFS(ScoreSelector):
     X is centred first. The objective compares X_F X_F' with K, whose
     entries lie in [0, 1], so the scale of X sets the balance between
     similarity (f'Kf, quadratic in f) and redundancy ((f'x_j)^2, quartic):
-    scaling X changes the ranking. The authors' protocol applies it to the
-    data as given; the protocols here give it z-scored data.
+    scaling X would change the ranking. The authors' protocol applies it to
+    the data as given (z-scored in the protocols here); this class divides X
+    by its root mean square first, which leaves z-scored data as it is and
+    makes SPFS(s X) = SPFS(X), so the default means the same at any scale. A column of
+    negligible scale gains about 0 while real features gain less than 0 on
+    z-scored data, so a column whose range is below 1e-6 of the largest gives
+    a ``ScaleWarning``.
 
     References
     ----------
@@ -108,6 +116,9 @@ class SPFS(ScoreSelector):
 
     def _score(self, X):
         X = centred(X)
+        warn_if_scale_sensitive(X, "SPFS")
+        self.scale_ = float(np.sqrt(np.mean(X**2)))
+        X = X / self.scale_  # unit mean square: z-scored data as it is, any other X brought to that scale
         D2 = pairwise_sq_dists(X)
         self.t_ = median_sq_width(D2) if isinstance(self.t, str) else float(self.t)
         order, scores = forward_selection(X, np.exp(-D2 / self.t_))
