@@ -218,7 +218,9 @@ def test_impossible_n_features_to_select_fails_at_fit(name, value):
 RANKED = [(name, {}) for name in COLUMN_SELECTORS] + [("IterativeLaplacianScore", {"variant": 2})]
 # Selections that are not nested in h, so no single ranking holds all of them (docstrings say why):
 # ranking_ follows n_features_to_select (its best h are the selection), subsets() gives every other h.
-NOT_NESTED = {("IterativeLaplacianScore", 2)}
+NOT_NESTED = {("IterativeLaplacianScore", 2), ("TraceRatio", None)}
+# of those, the ones whose selections above s = n_features_to_select are still the prefixes of ranking_
+NESTED_ABOVE_S = {("IterativeLaplacianScore", 2)}
 
 
 @pytest.mark.parametrize(("name", "extra"), RANKED, ids=[f"{n}{'-' + str(e) if e else ''}" for n, e in RANKED])
@@ -226,14 +228,15 @@ def test_ranking_is_the_selection_for_every_h(name, extra):
     X = base_data(seed=3)
     d = X.shape[1]
     full = fit(default(name).set_params(**extra), X)
-    nested = (name, extra.get("variant")) not in NOT_NESTED
+    key = (name, extra.get("variant"))
+    nested, nested_above = key not in NOT_NESTED, key in NESTED_ABOVE_S
     subsets = full.subsets(range(1, d + 1)) if hasattr(full, "subsets") else {}
     for h in range(1, d + 1):
         at_h = fit(clone(full).set_params(n_features_to_select=h), X)
         support = at_h.get_support()
         assert_array_equal(support, at_h.ranking_ <= h)
         assert_array_equal(at_h.transform(X), X[:, support])
-        if nested or h >= full._n_selected(d):  # IterativeLS-2 above s: nested unless a feature came back
+        if nested or (nested_above and h >= full._n_selected(d)):  # IterativeLS-2 above s: unless one came back
             assert_array_equal(full.ranking_ <= h, support, err_msg=f"h = {h}")
         if subsets:
             assert_array_equal(np.sort(subsets[h]), np.flatnonzero(support), err_msg=f"subsets, h = {h}")
@@ -296,6 +299,19 @@ KNOWN_MISSES = {
     # features 1-22 (ridge 100: 1-6). c = 2 without the trivial spectrum [5 5 3 4 3], and with ridge 1e4
     # [5 5 5 5 4]: seed 4's weak second cluster spectrum still gets 2 of the 5 picks.
     "NRFS": "NRFS's per-spectrum quotas and near-interpolating layer regressions miss the planted features",
+    # LLCFS [0 2 1 1 1]; the authors' fs_unsup_llcfs under Octave on the same data and settings finds the same
+    # [0 2 1 1 1] (docs/fidelity/selectors-llcfs-spfs-traceratio.md). Its weights are l1-like (tau sums to 1 and
+    # the closed-form update is the sparse-promoting penalty of the paper), so of redundant features one carries
+    # the weight; with c = 3 (the planted clusters) [3 4 2 3 3] (theirs [3 1 2 3 3]); beta in {0.1, 10, 100}: <= 2.
+    "LLCFS": "LLCFS's l1-like feature weights keep few of the redundant planted features (0-2 of 5, as the "
+             "authors' code)",
+    # SPFS [1 1 1 1 1], the authors' fs_unsup_spfs_sfs the same: after the first planted feature f, another one g
+    # loses 2 (f'g)^2 ~ 2 n^2 rho^2 (rho 0.4-0.9 between planted features, z-scored columns have f'f = n) while its
+    # similarity term 2 g'Kg is at most 2 n lambda_max(K); the planted features rank last. Scaled to unit column
+    # norm [2 3 2 2 2], x 0.05 [4 5 5 5 5] (spfs.forward_selection): the balance is the scale of X, which the
+    # class fixes at unit mean square, the z-scored protocols' scale.
+    "SPFS": "SPFS's redundancy term ((f'g)^2, quartic in X) outweighs similarity on z-scored data (1 of 5, as the "
+            "authors' code)",
 }
 
 

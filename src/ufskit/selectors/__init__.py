@@ -34,6 +34,9 @@ BUILT_IN = {
     "NRFS": "nrfs",
     "IVFS": "ivfs",
     "GLSPFS": "glspfs",
+    "LLCFS": "llcfs",
+    "SPFS": "spfs",
+    "TraceRatio": "trace_ratio",
     "Random": "random",
 }
 # the contract's helpers -> their module, also imported when first used (order_from_ranking without scikit-learn)

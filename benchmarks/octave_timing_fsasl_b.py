@@ -1,0 +1,117 @@
+"""Time per fit of LLCFS, SPFS and Trace Ratio: this project's against the authors' MATLAB code under GNU Octave.
+
+    python benchmarks/octave_timing_fsasl_b.py --toolbox PATH_TO_FSASL [--mirror PATH] [--datasets ...]
+        [--methods LLCFS SPFS TraceRatio] [--spfs-share 0.1]
+
+PATH_TO_FSASL is a checkout of the FSASL toolbox (GitHub csliangdu/FSASL), kept outside the project. Each
+dataset is loaded from the mirror (default $UFS_DATA_MIRROR), constant columns dropped and z-scored, and
+written once to a temporary .mat file; every method then runs once in a fresh Octave process (the time is
+taken inside it with tic/toc around the toolbox call, so Octave's start-up is not counted) and once here,
+on the same X with the same settings:
+
+* LLCFS: ``fs_unsup_llcfs`` with k = 5, beta = 1, 20 iterations, c = 5, the protocol's plain kNN
+  neighbourhoods (``kType`` 2, which calls the statistics toolbox's ``knnsearch``: this script supplies a
+  Euclidean stand-in when Octave has none);
+* SPFS: ``fs_unsup_spfs_sfs`` for the first ``--spfs-share`` of the features (its loop is quadratic in d;
+  ours always ranks all d, so its time is an upper bound for the same task), kernel width the protocol's;
+* TraceRatio: ``compute_SbSw_unsup`` + ``fs_unsup_traceratio`` for m = d / 2.
+
+Prints one JSON line per (dataset, method) with both times in seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.io
+
+DATASETS = {"lymphoma": "microarray/lymphoma.mat", "COIL20": "microarray/COIL20.mat", "ORL": "microarray/ORL.mat"}
+METHODS = ("LLCFS", "SPFS", "TraceRatio")
+N_CLUSTERS = 5
+
+# Octave statements per method: X is loaded, the fit is timed by tic/toc into `seconds`
+OCTAVE_FIT = {
+    "LLCFS": "tic; [~, tao] = fs_unsup_llcfs(X, struct('nClusters', {c}, 'k', 5, 'beta', 1, 'kType', 2, "
+             "'maxiter', 20)); seconds = toc;",
+    "SPFS": "tic; K = exp(-EuDist2(X, X, 0) / optSigma(X)^2); f = fs_unsup_spfs_sfs(X, K, {n_spfs}); seconds = toc;",
+    "TraceRatio": "tic; [Sb, Sw] = compute_SbSw_unsup(X, 5); i = fs_unsup_traceratio(Sb, Sw, floor(size(X, 2) / 2));"
+                  " seconds = toc;",
+}
+# a Euclidean knnsearch for Octave installations without the statistics package (LLCFS's kType 2 calls it)
+KNNSEARCH = """function [idx, dist] = knnsearch(X, Y, varargin)
+k = varargin{find(strcmp(varargin, 'k')) + 1};
+D = sqrt(max(bsxfun(@plus, sum(Y.^2, 2), sum(X.^2, 2)') - 2 * Y * X', 0));
+[dist, idx] = sort(D, 2);
+idx = idx(:, 1:k); dist = dist(:, 1:k);
+end
+"""
+
+
+def load(mirror: Path, name: str) -> np.ndarray:
+    """X of a mirrored .mat file, constant columns dropped, z-scored."""
+    X = np.asarray(scipy.io.loadmat(mirror / DATASETS[name])["X"], dtype=np.float64)
+    X = X[:, np.ptp(X, axis=0) > 0]
+    return (X - X.mean(axis=0)) / X.std(axis=0)
+
+
+def octave_seconds(toolbox: Path, method: str, mat_file: Path, n_spfs: int, timeout: float) -> float:
+    """Seconds of one fit of the toolbox's ``method`` in a fresh Octave process (tic/toc inside it)."""
+    with tempfile.TemporaryDirectory() as shim:
+        (Path(shim) / "knnsearch.m").write_text(KNNSEARCH)
+        fit = OCTAVE_FIT[method].format(c=N_CLUSTERS, n_spfs=n_spfs)
+        script = (f"addpath('{toolbox}'); if isempty(which('knnsearch')), addpath('{shim}'); end; "
+                  f"S = load('{mat_file}'); X = S.X; {fit} printf('SECONDS %.6f\\n', seconds);")
+        out = subprocess.run(["octave", "--no-gui", "--quiet", "--eval", script], capture_output=True, text=True,
+                             timeout=timeout, check=True).stdout
+    return float(next(line.split()[1] for line in out.splitlines() if line.startswith("SECONDS")))
+
+
+def our_seconds(method: str, X: np.ndarray) -> float:
+    from ufskit.selectors import make_selector
+
+    params = {"n_clusters": N_CLUSTERS} if method == "LLCFS" else {}
+    est = make_selector(method, **params)
+    start = time.perf_counter()
+    est.fit(X)
+    return time.perf_counter() - start
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--toolbox", type=Path, required=True, help="folder of the FSASL toolbox's .m files")
+    parser.add_argument("--mirror", type=Path, default=os.environ.get("UFS_DATA_MIRROR"))
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=list(DATASETS))
+    parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=list(METHODS))
+    parser.add_argument("--spfs-share", type=float, default=0.1, help="share of d the toolbox's SPFS selects")
+    parser.add_argument("--timeout", type=float, default=3600.0, help="seconds allowed per Octave fit")
+    args = parser.parse_args(argv)
+    if shutil.which("octave") is None:
+        parser.error("GNU Octave is not on PATH (Debian package 'octave').")
+    if args.mirror is None:
+        parser.error("give --mirror or set UFS_DATA_MIRROR.")
+    for name in args.datasets:
+        X = load(args.mirror, name)
+        with tempfile.TemporaryDirectory() as tmp:
+            mat_file = Path(tmp) / "X.mat"
+            scipy.io.savemat(mat_file, {"X": X})
+            n_spfs = max(1, round(args.spfs_share * X.shape[1]))
+            for method in args.methods:
+                theirs = octave_seconds(args.toolbox.resolve(), method, mat_file, n_spfs, args.timeout)
+                row = {"dataset": name, "shape": list(X.shape), "method": method, "ours_s": round(our_seconds(method, X), 3),
+                       "octave_s": round(theirs, 3)}
+                if method == "SPFS":
+                    row["octave_features"] = n_spfs
+                print(json.dumps(row), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
