@@ -258,7 +258,7 @@ def test_auto_sizes_resolve_at_fit_and_explicit_ones_are_checked():
     rng = np.random.default_rng(0)
     for n, d in ((2, 1), (3, 2), (4, 7)):
         tiny = UDFS().fit(rng.standard_normal((n, d)))
-        assert (tiny.n_clusters_, tiny.n_neighbors_) == (min(5, d), n - 1)
+        assert (tiny.n_clusters_, tiny.n_neighbors_) == (min(5, d, n - 1), n - 1)
     X = rng.standard_normal((4, 3))
     with pytest.raises(ValueError, match="n_clusters=4 exceeds n_features = 3"):
         UDFS(n_clusters=4).fit(X)

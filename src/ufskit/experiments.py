@@ -13,7 +13,6 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .preprocess import dropped_columns
 from .validation import resolve_count
 
 _SLUG_SAFE = re.compile(r"^[A-Za-z0-9_.+-]+$")
@@ -152,6 +151,22 @@ def not_run(experiment: dict) -> dict[tuple[str, str], str]:
                                  f"experiment ({', '.join(experiment['datasets'])}).")
             out[(dataset, method)] = str(reason)
     return out
+
+
+def dropped_columns(info: dict) -> str:
+    """What the preprocessing of a dataset (its ``info``) removed, and why, as a sentence ("" if nothing).
+
+    Read from the log ``apply_chain`` keeps, so that an error about the
+    prepared width (a feature count above it) can say where the columns went.
+    """
+    parts = []
+    for entry in info.get("preprocessing", []):
+        if entry.get("n_removed"):
+            names = entry.get("removed_names", entry.get("first_removed", []))
+            more = ", ..." if entry["n_removed"] > len(names) else ""
+            parts.append(f"step {entry['step']!r} removed {entry['n_removed']} column(s) as constant or varying "
+                         f"only by rounding ({', '.join(map(str, names))}{more})")
+    return "; ".join(parts)
 
 
 class FeatureCountError(ValueError):

@@ -197,22 +197,6 @@ def drop_constant(X):
     return X[:, ~flat], ~flat, info
 
 
-def dropped_columns(info: dict) -> str:
-    """What the preprocessing of a dataset (its ``info``) removed, and why, as a sentence ("" if nothing).
-
-    Read from the log ``apply_chain`` keeps, so that an error about the
-    prepared width (a feature count above it) can say where the columns went.
-    """
-    parts = []
-    for entry in info.get("preprocessing", []):
-        if entry.get("n_removed"):
-            names = entry.get("removed_names", entry.get("first_removed", []))
-            more = ", ..." if entry["n_removed"] > len(names) else ""
-            parts.append(f"step {entry['step']!r} removed {entry['n_removed']} column(s) as constant or varying "
-                         f"only by rounding ({', '.join(map(str, names))}{more})")
-    return "; ".join(parts)
-
-
 STEPS = {
     "zscore": zscore,
     "log10": log10,
