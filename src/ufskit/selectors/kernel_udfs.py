@@ -36,7 +36,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..kernels import kernel_sq_dists, rbf_kernel, rbf_width
 from ..sparse_regression import row_sq_norms
 from ..validation import auto_or_int, check_scale, flat_features
-from .base import ScoreSelector
+from .base import ScoreSelector, refuse_sparse_unless_accepted
 from .constraints import AUTO, NON_NEGATIVE, POSITIVE, POSITIVE_INT
 from .ties import rank_with_ties
 from .udfs import DenseSpectrum, laplacian_from_sq_dists, udfs_iterations
@@ -116,6 +116,7 @@ class KernelUDFS(ScoreSelector):
         whose scores may differ (any c of a tied eigenspace are optimal).
         """
         self._validate_params()
+        refuse_sparse_unless_accepted(self, X)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, reset=True)
         check_scale(X)
         n = X.shape[0]

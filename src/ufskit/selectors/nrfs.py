@@ -31,6 +31,8 @@ in most subspaces, computed once (``nrfs_hubs``).
 
 from __future__ import annotations
 
+import logging
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -38,6 +40,7 @@ import scipy.linalg
 import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from ..blas import single_threaded_blas
 from ..graph import knn_graph, pairwise_sq_dists
 from ..sampling import DPS, FDD
 from ..spectral import degrees, rbf_affinity
@@ -51,6 +54,23 @@ SIMILARITIES = ("gaussian", "cosine")
 BLOCK_BYTES = 64 * 2**20
 # at or below this fraction of non-zeros (text: ~1 %) the features' dot products come from a sparse product
 SPARSE_DENSITY = 0.1
+# a fit logs its progress (INFO, logger "ufskit.selectors.nrfs") at most this often, so only fits longer than this say anything
+PROGRESS_SECONDS = 5.0
+
+log = logging.getLogger(__name__)
+
+
+class _Progress:
+    """INFO lines for a long fit: ``step(message)`` logs when PROGRESS_SECONDS passed since the last line."""
+
+    def __init__(self):
+        self.start = self.last = time.perf_counter()
+
+    def step(self, message: str, *args) -> None:
+        now = time.perf_counter()
+        if now - self.last >= PROGRESS_SECONDS:
+            log.info("NRFS: " + message + " (%.0f s)", *args, now - self.start)
+            self.last = now
 
 
 def knn_mean_distance(D2: np.ndarray, k: int, axis: int = -1) -> np.ndarray:
@@ -108,8 +128,10 @@ def feature_neighbors(X: np.ndarray, q: int) -> np.ndarray:
     a sparse product (words shared by few documents): 10x faster on the NRFS
     text sets, with the distances of ``pairwise_sq_dists``.
     """
+    m = X.shape[1]
+    if q == 1:  # each subspace is its feature alone: no distances needed (the feature itself always comes first)
+        return np.arange(m, dtype=np.intp)[:, None]
     F = np.ascontiguousarray(X.T)
-    m = F.shape[0]
     Fs = sp.csr_matrix(F) if np.count_nonzero(F) <= SPARSE_DENSITY * F.size else None
     out = np.empty((m, q), dtype=np.intp)
     step = max(1, BLOCK_BYTES // (8 * m))
@@ -157,6 +179,8 @@ class _LocalSimilarity:
         sets, self.index, counts = distinct_subspaces(neighbors)
         self.root = np.sqrt(counts)
         self.S = subspace_operator(sets, X.shape[1])
+        # q = 1: the subspaces are the single features in order, S is the identity and its products are skipped
+        self.singletons = sets.shape[1] == 1
         self.similarity = similarity
         if similarity == "gaussian":
             self.sigma = self._subspace_sigma(reps, n_nearest)
@@ -169,6 +193,8 @@ class _LocalSimilarity:
     def _per_subspace(self, pairs: np.ndarray) -> np.ndarray:
         """m x b x n per-feature terms -> b x r x n sums over each subspace."""
         m, b, n = pairs.shape
+        if self.singletons:
+            return np.ascontiguousarray(pairs.transpose(1, 0, 2))
         r = self.S.shape[0]
         return np.ascontiguousarray((self.S @ pairs.reshape(m, b * n)).reshape(r, b, n).transpose(1, 0, 2))
 
@@ -208,8 +234,11 @@ class _LocalSimilarity:
             return self._subspace_cosines(block)
         D2 = self._sq_dists(block)
         flat = self.sigma == 0  # the representatives' neighbours coincide with them: the sigma -> 0 limit
-        B = np.exp(-D2 / (2.0 * np.where(flat, 1.0, self.sigma)[:, None] ** 2))
-        B[:, flat, :] = D2[:, flat, :] == 0
+        coincide = D2[:, flat, :] == 0
+        B = np.negative(D2, out=D2)  # in place: the same operations as exp(-D2 / (2 sigma^2)), no temporaries
+        B /= 2.0 * np.where(flat, 1.0, self.sigma)[:, None] ** 2
+        np.exp(B, out=B)
+        B[:, flat, :] = coincide
         B *= self.root[:, None]
         return B
 
@@ -430,7 +459,14 @@ class NRFS(ScoreSelector):
         return kept[dps.subset(self.fold_)]
 
     def _score(self, X):
+        # hundreds of LAPACK/BLAS calls: one thread, as the workflow's jobs run (ufskit.blas; on shared cores a
+        # two-thread BLAS made a digits fit 90 s instead of 18 s), so the library's numbers are the workflow's
+        with single_threaded_blas():
+            return self._fit_single_threaded(X)
+
+    def _fit_single_threaded(self, X):
         n, m = X.shape
+        progress = _Progress()
         noise, ridge = self._check_params(n, m)
         c = self.n_clusters_
         n_nearest = min(max(1, round(n / c)), n - 1)  # K^ = round(n / c), the average cluster size
@@ -441,9 +477,13 @@ class NRFS(ScoreSelector):
         W = global_similarity(X, D2, self.similarity, self.sigma_, self.n_neighbors_)
         self.eigenvalues_, self.embedding_ = global_spectra(W, c, bool(self.trivial_spectrum))
         Y = self._target(n)
+        progress.step("global spectra of %d instances done", n)
         self.representatives_ = self._representatives(X, noise)
+        progress.step("%d representatives chosen", self.representatives_.size)
         neighbors = feature_neighbors(X, self.n_neighbors_features_)
+        progress.step("the %d nearest features of each of %d found", self.n_neighbors_features_, m)
         cube = _LocalSimilarity(X, neighbors, self.similarity, self.representatives_, n_nearest)
+        done = 0
         coef = np.zeros((m, c))
         # cosine layers in the dual form: each system from the shared words' precomputed Gram terms (nrfs_hubs)
         hubs = HubGram(cube) if self.similarity == "cosine" and cube.S.shape[0] + 1 > n else None
@@ -454,6 +494,8 @@ class NRFS(ScoreSelector):
                 A = np.stack([hubs.coefficients(i, Y, ridge) for i in block])
             A /= cube.root[:, None]
             np.maximum(coef, normalized_abs(A[:, cube.index]).max(axis=0), out=coef)
+            done += block.size
+            progress.step("%d of %d representatives' regressions solved", done, self.representatives_.size)
         self.coef_ = self._to_full(coef, fill=0.0)
         self.feature_neighbors_ = self._to_full(self._scored[neighbors], fill=-1)
         scores = np.empty(m)
