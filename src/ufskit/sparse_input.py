@@ -25,7 +25,7 @@ import sys
 import numpy as np
 
 # working memory of one dense block of columns
-BLOCK_BYTES = 64 * 2**20
+BLOCK_BYTES = 16 * 2**20
 
 
 def is_sparse(X) -> bool:

@@ -8,13 +8,13 @@ import numpy as np
 from sklearn.utils._param_validation import Options
 
 from ..graph import knn_graph, mean_distance, pairwise_sq_dists
+from ..sparse_input import is_sparse, per_column
 from ..spectral import (
     degrees,
     rayleigh_quotients,
     rbf_affinity,
     smallest_nontrivial_eigenpairs,
 )
-from ..sparse_input import is_sparse, per_column
 from ..validation import centred, check_int
 from .base import ScoreSelector
 from .constraints import POSITIVE, POSITIVE_INT
