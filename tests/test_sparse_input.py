@@ -16,7 +16,7 @@ from sklearn.utils.estimator_checks import (
     check_estimator_sparse_tag,
 )
 
-from ufskit.selectors import SELECTORS
+from ufskit.selectors import NRFS, SELECTORS, nrfs_hubs
 
 ACCEPTING = [name for name, cls in SELECTORS.items() if cls.accepts_sparse]
 REFUSING = [name for name in SELECTORS if name not in ACCEPTING]
@@ -27,6 +27,8 @@ VARIANTS = {
     "SPEC": [{}, {"style": 1}, {"style": 3, "n_clusters": 3}, {"n_neighbors": 5}],
     "MCFS": [{}, {"max_nonzero": 4}, {"n_clusters": 3, "weight": "cosine", "max_nonzero": [2, 6]}],
     "Random": [{"random_state": 0}],
+    "NRFS": [{"random_state": 0}, {"n_neighbors_features": 4, "fold": 1},
+             {"similarity": "cosine", "n_neighbors_features": 4, "sampling": False}],
 }
 
 
@@ -46,7 +48,7 @@ def fit_quietly(est, X):
 
 
 def test_the_issues_selectors_accept_sparse_input():
-    assert {"Variance", "LaplacianScore", "SPEC", "MCFS"} <= set(ACCEPTING)
+    assert {"Variance", "LaplacianScore", "SPEC", "MCFS", "NRFS"} <= set(ACCEPTING)
     assert set(VARIANTS) == set(ACCEPTING)
 
 
@@ -62,6 +64,23 @@ def test_sparse_fit_gives_the_dense_scores_and_ranking(name, params, fmt, seed):
     assert_allclose(sparse.scores_, dense.scores_, rtol=1e-10, atol=0)
     assert_array_equal(sparse.ranking_, dense.ranking_)
     assert_array_equal(sparse.transform(sp.csr_matrix(X)).toarray(), dense.transform(X))
+
+
+@pytest.mark.parametrize("monkeypatched_hubs", [False, True])
+def test_nrfs_on_sparse_text_gives_the_dense_coefficients(monkeypatch, monkeypatched_hubs):
+    """Text-like data, more words than documents: NRFS's cosine layers in the dual form, from the hub terms
+    (``nrfs_hubs``) when small patterns are kept as terms."""
+    if monkeypatched_hubs:
+        monkeypatch.setattr(nrfs_hubs, "MIN_ROWS", 4)
+    rng = np.random.default_rng(3)
+    X = rng.random((40, 150)) * (rng.random((40, 150)) < 0.05)
+    X[:, :2] = rng.random((40, 2)) + 0.1  # words in every document: in nearly every subspace
+    X = X[:, X.any(axis=0)]
+    params = {"similarity": "cosine", "n_neighbors_features": 8, "n_clusters": 3, "fold": 1}
+    dense = NRFS(**params).fit(X)
+    sparse = NRFS(**params).fit(sp.csr_matrix(X))
+    assert_allclose(sparse.coef_, dense.coef_, rtol=0, atol=1e-10)
+    assert_array_equal(sparse.ranking_, dense.ranking_)
 
 
 @pytest.mark.parametrize("name", ACCEPTING)

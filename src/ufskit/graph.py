@@ -36,11 +36,13 @@ def pairwise_sq_dists(X: np.ndarray, Y: np.ndarray | None = None, products: np.n
     (the diagonal too). ``products`` may pass X @ Y' computed otherwise (a
     sparse product on mostly-zero data); it is overwritten, and X and Y are
     then used as they are (a shift would have to be applied to the products too).
-    A sparse X (Y None) gives the same from the sparse product X X' in float64, unshifted.
+    Sparse X and Y give the same from the sparse product X Y' in float64, unshifted.
     """
-    if is_sparse(X) and Y is None and products is None:
+    if is_sparse(X):
         X = X.tocsr().astype(np.float64)
-        return _from_products((X @ X.T).toarray(), row_sq_norms(X), None)
+        Y = None if Y is None else Y.tocsr().astype(np.float64)
+        D2 = (X @ (X if Y is None else Y).T).toarray() if products is None else products
+        return _from_products(D2, row_sq_norms(X), None if Y is None else row_sq_norms(Y))
     X = np.asarray(X, dtype=np.float64)
     same = Y is None
     Y = X if same else np.asarray(Y, dtype=np.float64)
