@@ -410,8 +410,9 @@ class NRFS(ScoreSelector):
     r + 1 <= n, else n^2 r in the dual). On digits (n = 1797, m = 61, q = 1,
     p = 405) that is about 5e10 flops in the two eigenproblems and 6e9 in the
     regressions; on n = 50, d = 20,000 (q = 50) 4e10 flops in the feature
-    distances, the rest below 1e9: several times a Laplacian score's work,
-    by the paper's construction (benchmarks/nrfs_speed.py measures it). Its
+    distances, the rest below 1e9, where a Laplacian score needs about 1e8:
+    the paper's construction, not an accident of this code
+    (benchmarks/nrfs_speed.py measures it; docs/performance.md). Its
     BLAS and LAPACK run on one thread (``ufskit.blas``): with two threads on
     busy shared cores the eigenproblems and the hundreds of per-representative
     solves stalled (90 s instead of 18 s on digits), and the workflow's jobs
