@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .sparse_input import CentredSparse, is_sparse, row_sq_norms, sparse_cosines
 from .validation import shifted_to_minimum
 
 if TYPE_CHECKING:  # scipy.sparse is imported by knn_graph: the workflow's start-up, through the papers, loads none
@@ -35,7 +36,13 @@ def pairwise_sq_dists(X: np.ndarray, Y: np.ndarray | None = None, products: np.n
     (the diagonal too). ``products`` may pass X @ Y' computed otherwise (a
     sparse product on mostly-zero data); it is overwritten, and X and Y are
     then used as they are (a shift would have to be applied to the products too).
+    Sparse X and Y give the same from the sparse product X Y' in float64, unshifted.
     """
+    if is_sparse(X):
+        X = X.tocsr().astype(np.float64)
+        Y = None if Y is None else Y.tocsr().astype(np.float64)
+        D2 = (X @ (X if Y is None else Y).T).toarray() if products is None else products
+        return _from_products(D2, row_sq_norms(X), None if Y is None else row_sq_norms(Y))
     X = np.asarray(X, dtype=np.float64)
     same = Y is None
     Y = X if same else np.asarray(Y, dtype=np.float64)
@@ -46,11 +53,16 @@ def pairwise_sq_dists(X: np.ndarray, Y: np.ndarray | None = None, products: np.n
         else:
             X, Y = shifted_to_minimum(X, Y)
     xx = np.einsum("ij,ij->i", X, X)
-    yy = xx if same else np.einsum("ij,ij->i", Y, Y)
-    scale = np.add.outer(xx, yy)
+    yy = None if same else np.einsum("ij,ij->i", Y, Y)
+    return _from_products(X @ Y.T if products is None else products, xx, yy)
+
+
+def _from_products(D2: np.ndarray, xx: np.ndarray, yy: np.ndarray | None) -> np.ndarray:
+    """Squared distances from the products D2 = X Y' (overwritten) and the squared norms (yy None: Y is X)."""
+    same = yy is None
+    scale = np.add.outer(xx, xx if same else yy)
     # -2 x'y + (||x||^2 + ||y||^2) in place: the same rounding as (||x||^2 + ||y||^2) - 2 x'y, with two
     # n x m arrays instead of four (fresh memory is a large share of the cost on small data)
-    D2 = X @ Y.T if products is None else products
     D2 *= -2.0
     D2 += scale
     scale *= 1e-12
@@ -93,12 +105,13 @@ def knn_graph(
     weight: "heat" (exp(-d^2 / (2 sigma^2)), sigma = mean pairwise distance when
     None), "binary" (1 on each edge) or "cosine" (cosine similarity of the two
     samples, neighbours still by Euclidean distance). ``D2`` may pass precomputed
-    squared distances to share them between calls.
+    squared distances to share them between calls. X may be sparse, or a
+    ``sparse_input.CentredSparse`` (cosines of the centred samples).
     """
     import scipy.sparse as sp
 
     if D2 is None:
-        D2 = pairwise_sq_dists(X)
+        D2 = pairwise_sq_dists(X.X if isinstance(X, CentredSparse) else X)  # distances: shift-invariant
     n = D2.shape[0]
     idx = knn_indices(D2, n_neighbors)
     rows = np.repeat(np.arange(n), n_neighbors)
@@ -112,16 +125,21 @@ def knn_graph(
     elif weight == "binary":
         vals = np.ones(rows.size)
     elif weight == "cosine":
-        norms = np.linalg.norm(X, axis=1)
-        norms[norms == 0] = 1.0
-        # pair by pair in blocks of 256 (the same sums; no two n k x d copies, 700 MB on the NRFS text sets)
-        dots = np.concatenate([np.einsum("ij,ij->i", X[rows[a : a + 256]], X[cols[a : a + 256]])
-                               for a in range(0, rows.size, 256)])
-        vals = dots / (norms[rows] * norms[cols])
+        vals = sparse_cosines(X, rows, cols) if is_sparse(X) or isinstance(X, CentredSparse) else dense_cosines(X, rows, cols)
     else:
         raise ValueError(f"unknown weight {weight!r}; use 'heat', 'binary' or 'cosine'.")
     W = sp.csr_matrix((vals, (rows, cols)), shape=(n, n))
     return W.maximum(W.T).tocsr()
+
+
+def dense_cosines(X: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Cosine similarity of the sample pairs (rows[k], cols[k]) of X; an all-zero sample has norm 1."""
+    norms = np.linalg.norm(X, axis=1)
+    norms[norms == 0] = 1.0
+    # pair by pair in blocks of 256 (the same sums; no two n k x d copies, 700 MB on the NRFS text sets)
+    dots = np.concatenate([np.einsum("ij,ij->i", X[rows[a : a + 256]], X[cols[a : a + 256]])
+                           for a in range(0, rows.size, 256)])
+    return dots / (norms[rows] * norms[cols])
 
 
 def mean_distance(D2: np.ndarray) -> float:

@@ -92,15 +92,17 @@ class FDD:
 
     def fit(self, X, y=None):
         """Score every instance of X (y is ignored)."""
-        X = check_data(X, min_samples=2)
-        n = X.shape[0]
+        return self.fit_sq_dists(pairwise_sq_dists(check_data(X, min_samples=2)))
+
+    def fit_sq_dists(self, D2: np.ndarray):
+        """``fit`` from the n x n squared distances between the instances (of a sparse X, or shared with a caller)."""
+        n = D2.shape[0]
         n_particles = check_int(self.n_particles, "n_particles")
         if n_particles > n - 1:
             raise ValueError(f"n_particles={n_particles} must be at most n_samples - 1 = {n - 1}.")
         temperature = self.temperature
         if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real) or not temperature > 0:
             raise ValueError(f"temperature must be a positive number, got {self.temperature!r}.")
-        D2 = pairwise_sq_dists(X)
         sigma = median_distance(D2) if self.sigma is None else self.sigma
         if isinstance(sigma, bool) or not isinstance(sigma, numbers.Real) or not sigma > 0:
             raise ValueError(f"sigma must be a positive number (None = median distance), got {sigma!r}.")
@@ -214,8 +216,11 @@ class DPS:
 
     def fit(self, X, y=None):
         """Compute the folds of X (labels y optional)."""
-        X = check_data(X, min_samples=2)
-        n = X.shape[0]
+        return self.fit_sq_dists(pairwise_sq_dists(check_data(X, min_samples=2)), y)
+
+    def fit_sq_dists(self, D2: np.ndarray, y=None):
+        """``fit`` from the n x n squared distances between the instances (of a sparse X, say)."""
+        n = D2.shape[0]
         levels = check_int(self.levels, "levels")
         if n < 2**levels:
             raise ValueError(f"{2**levels} folds (levels={levels}) need at least {2**levels} samples, got {n}.")
@@ -226,7 +231,6 @@ class DPS:
             if y.shape != (n,):
                 raise ValueError(f"y must hold one label per sample ({n}), got shape {y.shape}.")
             labels = np.unique(y, return_inverse=True)[1]
-        D2 = pairwise_sq_dists(X)
         D2 = (D2 + D2.T) / 2  # exactly symmetric, as the cached column minima assume
         subsets = [np.arange(n)]
         for _ in range(levels):

@@ -7,6 +7,7 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ..sparse_input import is_sparse, sparse_extremes
 from ..validation import (
     check_scale,
     column_extremes,
@@ -35,6 +36,15 @@ def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
     return ranking
 
 
+def refuse_sparse_unless_accepted(selector, X) -> bool:
+    """Whether X is sparse; a TypeError naming the selector when it is and the selector does not accept it."""
+    sparse = is_sparse(X)
+    if sparse and not selector.accepts_sparse:
+        raise TypeError(f"{type(selector).__name__} does not accept sparse input: X is a scipy.sparse matrix. "
+                        "Densify it first (X.toarray()); docs/selectors.md lists the selectors that accept it.")
+    return sparse
+
+
 class ScoreSelector(SelectorMixin, BaseEstimator):
     """Base class: a subclass implements ``_score(X) -> scores`` (one per feature, higher = better).
 
@@ -55,6 +65,11 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
     tied with no other (``ties.rank_with_ties``; d when nothing ties);
     ``get_support``/``transform`` keep the
     ``n_features_to_select`` best (an int, a fraction of d, or None for half).
+    A subclass whose maths needs no dense n x d matrix sets ``accepts_sparse =
+    True``: ``fit`` then takes scipy.sparse X (CSR or CSC, float32 kept as
+    float32; ``ufskit.sparse_input``) and the flat columns are found from
+    sparse column extremes; the others refuse sparse X with a TypeError
+    naming the selector (docs/selectors.md lists which accept it).
     Selectors whose native score is "smaller is better" negate it in ``scores_``
     and keep the native value in an attribute of their own. Per-feature fitted
     attributes a subclass sets in ``_score`` are in the scored columns' index
@@ -66,6 +81,8 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
     _parameter_constraints: dict = {"n_features_to_select": [None, POSITIVE_INT, FRACTION]}
     # does the ranking depend on the columns' relative scales (a kNN graph, a kernel or a regression on X)?
     scale_sensitive = True
+    # whether fit takes scipy.sparse X (scikit-learn's input tag ``sparse``)
+    accepts_sparse = False
 
     def __init__(self, n_features_to_select=None):
         self.n_features_to_select = n_features_to_select
@@ -73,9 +90,12 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Score every feature of X (y is ignored: the selectors are unsupervised)."""
         self._validate_params()
+        sparse = refuse_sparse_unless_accepted(self, X)
         dtype = input_dtypes(X)  # flatness is judged in the precision X arrived in
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, reset=True)
-        extremes = column_extremes(X)
+        # sparse X keeps float32 values (each selector computes in float64 block by block); dense X is float64
+        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=[np.float64, np.float32] if sparse else np.float64,
+                          ensure_min_samples=2, reset=True)
+        extremes = sparse_extremes(X) if sparse else column_extremes(X)
         check_scale(X, extremes=extremes)
         d = X.shape[1]
         self._n_selected(d)  # an impossible n_features_to_select fails here, not at transform
@@ -94,6 +114,11 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
         self.scores_ = self._to_full(scores, fill=-np.inf)
         self.ranking_, self.n_ranked_ = rank_with_ties(self.scores_, getattr(self, "random_state", None))
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.accepts_sparse
+        return tags
 
     def _to_full(self, values, fill=0.0, axis: int = 0) -> np.ndarray:
         """Embed per-feature ``values`` computed on the scored columns into all d features along ``axis``.

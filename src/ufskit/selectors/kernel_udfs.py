@@ -36,7 +36,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..kernels import kernel_sq_dists, rbf_kernel, rbf_width
 from ..sparse_regression import row_sq_norms
 from ..validation import auto_or_int, check_scale, column_extremes, flat_features, input_dtypes, warn_if_scale_sensitive
-from .base import ScoreSelector
+from .base import ScoreSelector, refuse_sparse_unless_accepted
 from .constraints import AUTO, NON_NEGATIVE, POSITIVE, POSITIVE_INT
 from .ties import rank_with_ties
 from .udfs import DenseSpectrum, laplacian_from_sq_dists, udfs_iterations
@@ -118,6 +118,7 @@ class KernelUDFS(ScoreSelector):
         whose scores may differ (any c of a tied eigenspace are optimal).
         """
         self._validate_params()
+        refuse_sparse_unless_accepted(self, X)
         dtype = input_dtypes(X)
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2, reset=True)
         extremes = column_extremes(X)

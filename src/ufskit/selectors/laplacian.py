@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import knn_graph
+from ..sparse_input import CentredSparse, is_sparse, per_column
 from ..spectral import rayleigh_quotients
 from ..validation import centred, resolve_n_neighbors
 from .base import ScoreSelector
@@ -31,7 +32,10 @@ class LaplacianScore(ScoreSelector):
     Attributes: ``n_neighbors_`` is the k used; ``laplacian_scores_`` holds the native L_r (smaller = better);
     ``scores_ = -laplacian_scores_``. Constant features have no L_r (0/0):
     ``fit`` leaves them unscored and ranks them last (NaN in ``laplacian_scores_``).
+    Sparse X: the graph from the sparse product X X', the scores by blocks of columns.
     """
+
+    accepts_sparse = True
 
     _parameter_constraints: dict = {
         **ScoreSelector._parameter_constraints, "n_neighbors": [AUTO, POSITIVE_INT], "weight": [WEIGHTS],
@@ -46,8 +50,9 @@ class LaplacianScore(ScoreSelector):
 
     def _score(self, X):
         self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, X.shape[0])
-        X = centred(X)  # the score is shift-invariant; centring keeps it exact under large offsets
-        W = knn_graph(X, n_neighbors=self.n_neighbors_, weight=self.weight, sigma=self.sigma)
-        native = laplacian_score(X, W)
+        # the score is shift-invariant; centring keeps it exact under large offsets (sparse X: column by column)
+        W = knn_graph(CentredSparse(X) if is_sparse(X) else centred(X), n_neighbors=self.n_neighbors_, weight=self.weight,
+                      sigma=self.sigma)
+        native = per_column(X, lambda block: laplacian_score(centred(block), W))
         self.laplacian_scores_ = self._to_full(native, np.nan)
         return -native

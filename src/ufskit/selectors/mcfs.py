@@ -10,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..blas import single_threaded_blas
 from ..graph import knn_graph
 from ..lasso_path import lasso_lars_at_cardinalities, use_gram
+from ..sparse_input import CentredSparse, is_sparse
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
 from ..validation import (
     auto_or_int,
@@ -21,6 +22,7 @@ from ..validation import (
 from .base import ScoreSelector
 from .constraints import AUTO, FRACTION, POSITIVE, POSITIVE_INT, WEIGHTS
 from .ties import order_with_ties, tie_keys
+from .variance import column_variances
 
 # K by default: Cai's nUseEigenfunction
 DEFAULT_EIGENVECTORS = 5
@@ -45,11 +47,14 @@ def mcfs_coefficients(X: np.ndarray, W, n_clusters: int, cardinalities) -> np.nd
     passes column-centred X (z-scored data is centred already), for which an
     intercept would change nothing since X'(y - mean(y)) = X'y. The K
     regressions share X'X when it pays for itself (``use_gram``: a path takes
-    about min(max cardinality, n) steps).
+    about min(max cardinality, n) steps). X may be a ``CentredSparse`` operator (sparse input).
     """
     n, d = X.shape
     Y = spectral_embedding(W, n_clusters)
-    Gram = X.T @ X if use_gram(n, d, n_steps=n_clusters * min(max(cardinalities), n)) else None
+    if use_gram(n, d, n_steps=n_clusters * min(max(cardinalities), n)):
+        Gram = X.gram() if isinstance(X, CentredSparse) else X.T @ X
+    else:
+        Gram = None
     paths = [lasso_lars_at_cardinalities(X, y, cardinalities, Gram) for y in Y.T]  # each d x len
     return np.stack(paths, axis=-1).transpose(1, 0, 2)
 
@@ -78,7 +83,8 @@ class MCFS(ScoreSelector):
     X is centred first (an intercept), so that an offset on a column changes
     nothing; z-scored data is centred already. MCFS is scale-sensitive (a
     column's coefficient grows as the column shrinks): column ranges
-    differing by more than 1e3x give a ``ScaleWarning`` (``ScoreSelector``).
+    differing by more than 1e3x give a ``ScaleWarning`` (``ScoreSelector``). Sparse X is centred
+    implicitly (``sparse_input.CentredSparse``: X - 1 mu' is never formed).
 
     Features whose coefficient is zero in every regression score 0 and are
     ranked after all non-zero ones; among themselves they are tied, ordered
@@ -97,6 +103,7 @@ class MCFS(ScoreSelector):
         "n_neighbors": [AUTO, POSITIVE_INT], "weight": [WEIGHTS], "sigma": [None, POSITIVE],
         "max_nonzero": [None, POSITIVE_INT, FRACTION, list],  # a list: one cardinality per count
     }
+    accepts_sparse = True
 
     def __init__(
         self,
@@ -132,13 +139,17 @@ class MCFS(ScoreSelector):
                              f"samples has at most n_samples - 1 = {n - 1} non-trivial ones.")
         self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, n)
         cardinalities = self._cardinalities(X.shape[1])
-        X = centred(X)
-        W = knn_graph(X, n_neighbors=self.n_neighbors_, weight=self.weight, sigma=self.sigma)
+        sparse = is_sparse(X)
+        if not sparse:
+            X = centred(X)
+        W = knn_graph(CentredSparse(X) if sparse else X, n_neighbors=self.n_neighbors_, weight=self.weight,
+                      sigma=self.sigma)
         # the LARS tolerances are absolute: run it on X scaled by a power of 2 (exact) to unit RMS, then
         # undo the scale on the coefficients (the embedding does not depend on a global scale)
-        scale = power_of_two(np.sqrt(np.mean(X**2)))
+        scale = power_of_two(np.sqrt(np.mean(column_variances(X) if sparse else X**2)))
+        design = CentredSparse(X, scale) if sparse else X / scale
         with single_threaded_blas():  # hundreds of small BLAS calls per LARS path: see ufskit.blas
-            coefs = mcfs_coefficients(X / scale, W, n_clusters, cardinalities) / scale
+            coefs = mcfs_coefficients(design, W, n_clusters, cardinalities) / scale
         self.coef_by_cardinality_ = {c: self._to_full(coef, 0.0) for c, coef in zip(cardinalities, coefs, strict=True)}
         self.max_nonzero_ = cardinalities[-1]
         self.coef_ = self.coef_by_cardinality_[self.max_nonzero_]

@@ -31,6 +31,8 @@ in most subspaces, computed once (``nrfs_hubs``).
 
 from __future__ import annotations
 
+import logging
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -38,8 +40,10 @@ import scipy.linalg
 import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from ..blas import single_threaded_blas
 from ..graph import knn_graph, pairwise_sq_dists
 from ..sampling import DPS, FDD
+from ..sparse_input import is_sparse, row_sq_norms
 from ..spectral import degrees, rbf_affinity
 from ..validation import auto_or_int, check_int
 from .base import ScoreSelector
@@ -51,6 +55,23 @@ SIMILARITIES = ("gaussian", "cosine")
 BLOCK_BYTES = 64 * 2**20
 # at or below this fraction of non-zeros (text: ~1 %) the features' dot products come from a sparse product
 SPARSE_DENSITY = 0.1
+# a fit logs its progress (INFO, logger "ufskit.selectors.nrfs") at most this often, so only fits longer than this say anything
+PROGRESS_SECONDS = 5.0
+
+log = logging.getLogger(__name__)
+
+
+class _Progress:
+    """INFO lines for a long fit: ``step(message)`` logs when PROGRESS_SECONDS passed since the last line."""
+
+    def __init__(self):
+        self.start = self.last = time.perf_counter()
+
+    def step(self, message: str, *args) -> None:
+        now = time.perf_counter()
+        if now - self.last >= PROGRESS_SECONDS:
+            log.info("NRFS: " + message + " (%.0f s)", *args, now - self.start)
+            self.last = now
 
 
 def knn_mean_distance(D2: np.ndarray, k: int, axis: int = -1) -> np.ndarray:
@@ -69,6 +90,11 @@ def adaptive_sigma(D2: np.ndarray, n_nearest: int) -> float:
 
 def cosine_similarity(X: np.ndarray) -> np.ndarray:
     """Eq. 2 on all pairs; an all-zero instance has similarity 0 to everything."""
+    if is_sparse(X):
+        norms = np.sqrt(row_sq_norms(X))
+        scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+        Xn = sp.diags(scale) @ X.tocsr().astype(np.float64)
+        return (Xn @ Xn.T).toarray()
     norms = np.linalg.norm(X, axis=1)
     Xn = np.divide(X, norms[:, None], out=np.zeros_like(X), where=norms[:, None] > 0)
     return Xn @ Xn.T
@@ -108,13 +134,18 @@ def feature_neighbors(X: np.ndarray, q: int) -> np.ndarray:
     a sparse product (words shared by few documents): 10x faster on the NRFS
     text sets, with the distances of ``pairwise_sq_dists``.
     """
-    F = np.ascontiguousarray(X.T)
-    m = F.shape[0]
-    Fs = sp.csr_matrix(F) if np.count_nonzero(F) <= SPARSE_DENSITY * F.size else None
+    m = X.shape[1]
+    if q == 1:  # each subspace is its feature alone: no distances needed (the feature itself always comes first)
+        return np.arange(m, dtype=np.intp)[:, None]
+    if is_sparse(X):  # sparse X: the columns' products and norms all sparse (pairwise_sq_dists)
+        F = Fs = X.T.tocsr()
+    else:
+        F = np.ascontiguousarray(X.T)
+        Fs = sp.csr_matrix(F) if np.count_nonzero(F) <= SPARSE_DENSITY * F.size else None
     out = np.empty((m, q), dtype=np.intp)
     step = max(1, BLOCK_BYTES // (8 * m))
     for a in range(0, m, step):
-        if Fs is None:
+        if Fs is None or Fs is F:
             D2 = pairwise_sq_dists(F[a : a + step], F)
         else:
             D2 = pairwise_sq_dists(F[a : a + step], F, products=(Fs[a : a + step] @ Fs.T).toarray())
@@ -153,28 +184,55 @@ class _LocalSimilarity:
     problem in all m features, divided by ``root`` (``ridge_coefficients``)."""
 
     def __init__(self, X, neighbors, similarity, reps, n_nearest):
-        self.XT = np.ascontiguousarray(X.T)
+        # sparse X: the features' rows (XT) and the instances (X_rows) kept sparse, densified a few rows at a time
+        self.sparse = is_sparse(X)
+        self.XT = X.T.tocsr().astype(np.float64) if self.sparse else np.ascontiguousarray(X.T)
+        self.X_rows = X.tocsr() if self.sparse else None
         sets, self.index, counts = distinct_subspaces(neighbors)
         self.root = np.sqrt(counts)
         self.S = subspace_operator(sets, X.shape[1])
+        # q = 1: the subspaces are the single features in order, S is the identity and its products are skipped
+        self.singletons = sets.shape[1] == 1
         self.similarity = similarity
         if similarity == "gaussian":
             self.sigma = self._subspace_sigma(reps, n_nearest)
         else:
             # r x n: 1 / norm of every instance in every subspace (0 for an all-zero one, whose similarity is 0)
-            norms = np.sqrt(self.S @ self.XT**2)
+            squares = self.XT.multiply(self.XT) if self.sparse else self.XT**2
+            norms = np.sqrt(self.S @ squares)
+            norms = norms.toarray() if self.sparse else norms
             self.inv_norms = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
             self.S_columns = self.S.tocsc()  # column slices for the sparse dot products
 
     def _per_subspace(self, pairs: np.ndarray) -> np.ndarray:
         """m x b x n per-feature terms -> b x r x n sums over each subspace."""
         m, b, n = pairs.shape
+        if self.singletons:
+            return np.ascontiguousarray(pairs.transpose(1, 0, 2))
         r = self.S.shape[0]
         return np.ascontiguousarray((self.S @ pairs.reshape(m, b * n)).reshape(r, b, n).transpose(1, 0, 2))
 
     def _sq_dists(self, block):
         """b x r x n squared distances from the instances ``block`` to all n instances, per subspace."""
-        return self._per_subspace((self.XT[:, None, :] - self.XT[:, block, None]) ** 2)
+        if not self.sparse:
+            return self._per_subspace((self.XT[:, None, :] - self.XT[:, block, None]) ** 2)
+        m, n = self.XT.shape
+        out = np.zeros((block.size, self.S.shape[0], n))
+        step = max(1, BLOCK_BYTES // (8 * n * block.size))
+        S = self.S.tocsc()
+        for a in range(0, m, step):  # a slice of the features at a time, dense
+            F = self.XT[a : a + step].toarray()
+            pairs = (F[:, None, :] - F[:, block, None]) ** 2
+            out += (S[:, a : a + step] @ pairs.reshape(F.shape[0], -1)).reshape(-1, block.size, n).transpose(1, 0, 2)
+        return out
+
+    def rows(self, features: np.ndarray) -> np.ndarray:
+        """The dense rows of X' for ``features`` (each one feature's values on all n instances)."""
+        return self.XT[features].toarray() if self.sparse else self.XT[features]
+
+    def instance(self, i: int) -> np.ndarray:
+        """x_i on all m features, dense."""
+        return self.X_rows[[i]].toarray().ravel() if self.sparse else self.XT[:, i]
 
     def _subspace_sigma(self, reps, n_nearest):
         """Sec. VI-A's adaptive width per subspace, averaged over the representatives (r,)."""
@@ -196,8 +254,9 @@ class _LocalSimilarity:
         columns of S instead of all m (4-5x faster per representative on 20NewsgroupA)."""
         out = np.empty((block.size,) + self.inv_norms.shape)
         for r, i in enumerate(block):
-            used = np.flatnonzero(self.XT[:, i])
-            out[r] = self.S_columns[:, used] @ (self.XT[used] * self.XT[used, i, None])
+            x = self.instance(i)
+            used = np.flatnonzero(x)
+            out[r] = self.S_columns[:, used] @ (self.rows(used) * x[used, None])
             out[r] *= self.inv_norms
             out[r] *= (self.inv_norms[:, i] * self.root)[:, None]
         return out
@@ -208,8 +267,11 @@ class _LocalSimilarity:
             return self._subspace_cosines(block)
         D2 = self._sq_dists(block)
         flat = self.sigma == 0  # the representatives' neighbours coincide with them: the sigma -> 0 limit
-        B = np.exp(-D2 / (2.0 * np.where(flat, 1.0, self.sigma)[:, None] ** 2))
-        B[:, flat, :] = D2[:, flat, :] == 0
+        coincide = D2[:, flat, :] == 0
+        B = np.negative(D2, out=D2)  # in place: the same operations as exp(-D2 / (2 sigma^2)), no temporaries
+        B /= 2.0 * np.where(flat, 1.0, self.sigma)[:, None] ** 2
+        np.exp(B, out=B)
+        B[:, flat, :] = coincide
         B *= self.root[:, None]
         return B
 
@@ -338,6 +400,28 @@ class NRFS(ScoreSelector):
     and ``get_support``/``transform`` and the workflow's count h all use
     those same first h features (docs/fidelity/nrfs.md, "Step 8").
     ``scores_`` = m - (position in that order).
+
+    Cost (n instances, m features, p representatives, c spectra, r <= m
+    distinct subspaces): FDD's full eigendecomposition of an n x n matrix
+    (about 9 n^3 flops, when ``noise_fraction`` > 0) and the c global
+    spectra (about 4/3 n^3); for q > 1 the distances between all features
+    (2 m^2 n flops and a selection over m per feature); per representative
+    one n x r layer and its ridge solve (2 n r^2 flops in the primal form,
+    r + 1 <= n, else n^2 r in the dual). On digits (n = 1797, m = 61, q = 1,
+    p = 405) that is about 5e10 flops in the two eigenproblems and 6e9 in the
+    regressions; on n = 50, d = 20,000 (q = 50) 4e10 flops in the feature
+    distances, the rest below 1e9, where a Laplacian score needs about 1e8:
+    the paper's construction, not an accident of this code
+    (benchmarks/nrfs_speed.py measures it; docs/performance.md). Its
+    BLAS and LAPACK run on one thread (``ufskit.blas``): with two threads on
+    busy shared cores the eigenproblems and the hundreds of per-representative
+    solves stalled (90 s instead of 18 s on digits), and the workflow's jobs
+    run on one thread too, so the numbers are the workflow's. A fit longer
+    than PROGRESS_SECONDS logs its progress (INFO, logger
+    ``ufskit.selectors.nrfs``). Sparse X (CSR/CSC) is accepted: distances,
+    graphs, FDD, DPS and the feature neighbours come from sparse products and
+    the layers from a few dense rows of X' at a time; the layers themselves
+    are dense (n x r per representative), as the paper defines them.
     """
 
     _parameter_constraints: dict = {
@@ -349,6 +433,7 @@ class NRFS(ScoreSelector):
         "fold": [None, Interval(Integral, 0, None, closed="left")], "trivial_spectrum": ["boolean"],
         "target": [None, "array-like"], "random_state": RANDOM_STATE,
     }
+    accepts_sparse = True
 
     def __init__(
         self,
@@ -409,20 +494,21 @@ class NRFS(ScoreSelector):
                              f"got shape {Y.shape}.")
         return Y
 
-    def _representatives(self, X: np.ndarray, noise: float) -> np.ndarray:
-        """Steps 4-5: drop the most anomalous instances (FDD), then keep one DPS fold of the rest."""
+    def _representatives(self, X, D2: np.ndarray, noise: float) -> np.ndarray:
+        """Steps 4-5: drop the most anomalous instances (FDD on the squared distances D2 of X), then keep one
+        DPS fold of the rest."""
         n = X.shape[0]
         n_noisy = round(noise * n)
         self.noisy_ = np.empty(0, dtype=np.intp)
         if n_noisy:
             # as many fermions as instances to drop, on the kernel of the adaptive width
-            fdd = FDD(n_particles=min(n_noisy, n - 1), sigma=self.sigma_).fit(X)
+            fdd = FDD(n_particles=min(n_noisy, n - 1), sigma=self.sigma_).fit_sq_dists(D2)
             self.noisy_ = fdd.outliers(noise)
         kept = np.setdiff1d(np.arange(n), self.noisy_)
         self.fold_ = None
         if not self.sampling:
             return kept
-        dps = DPS(levels=self.dps_levels_).fit(X[kept])
+        dps = DPS(levels=self.dps_levels_).fit_sq_dists(pairwise_sq_dists(X[kept]))
         if self.fold is None:
             self.fold_ = int(np.random.default_rng(self.random_state).integers(dps.n_folds_))
         else:
@@ -430,7 +516,14 @@ class NRFS(ScoreSelector):
         return kept[dps.subset(self.fold_)]
 
     def _score(self, X):
+        # hundreds of LAPACK/BLAS calls: one thread, as the workflow's jobs run (ufskit.blas; on shared cores a
+        # two-thread BLAS made a digits fit 90 s instead of 18 s), so the library's numbers are the workflow's
+        with single_threaded_blas():
+            return self._fit_single_threaded(X)
+
+    def _fit_single_threaded(self, X):
         n, m = X.shape
+        progress = _Progress()
         noise, ridge = self._check_params(n, m)
         c = self.n_clusters_
         n_nearest = min(max(1, round(n / c)), n - 1)  # K^ = round(n / c), the average cluster size
@@ -441,9 +534,13 @@ class NRFS(ScoreSelector):
         W = global_similarity(X, D2, self.similarity, self.sigma_, self.n_neighbors_)
         self.eigenvalues_, self.embedding_ = global_spectra(W, c, bool(self.trivial_spectrum))
         Y = self._target(n)
-        self.representatives_ = self._representatives(X, noise)
+        progress.step("global spectra of %d instances done", n)
+        self.representatives_ = self._representatives(X, D2, noise)
+        progress.step("%d representatives chosen", self.representatives_.size)
         neighbors = feature_neighbors(X, self.n_neighbors_features_)
+        progress.step("the %d nearest features of each of %d found", self.n_neighbors_features_, m)
         cube = _LocalSimilarity(X, neighbors, self.similarity, self.representatives_, n_nearest)
+        done = 0
         coef = np.zeros((m, c))
         # cosine layers in the dual form: each system from the shared words' precomputed Gram terms (nrfs_hubs)
         hubs = HubGram(cube) if self.similarity == "cosine" and cube.S.shape[0] + 1 > n else None
@@ -454,6 +551,8 @@ class NRFS(ScoreSelector):
                 A = np.stack([hubs.coefficients(i, Y, ridge) for i in block])
             A /= cube.root[:, None]
             np.maximum(coef, normalized_abs(A[:, cube.index]).max(axis=0), out=coef)
+            done += block.size
+            progress.step("%d of %d representatives' regressions solved", done, self.representatives_.size)
         self.coef_ = self._to_full(coef, fill=0.0)
         self.feature_neighbors_ = self._to_full(self._scored[neighbors], fill=-1)
         scores = np.empty(m)

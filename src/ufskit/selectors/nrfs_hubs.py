@@ -62,12 +62,12 @@ class HubGram:
         """w_q = X_q x_q / ||x_q|| for the hubs of bit set q."""
         h = self.hubs[(q >> np.arange(self.hubs.size)) & 1 == 1]
         v = x[h]
-        return (self.cube.XT[h].T @ v) / np.sqrt(v @ v)
+        return (self.cube.rows(h).T @ v) / np.sqrt(v @ v)
 
     def coefficients(self, i: int, Y: np.ndarray, ridge: float) -> np.ndarray:
         """r x c: the feature rows of argmin ||[B_i 1] A - Y||^2 + ridge ||A||^2 for the weighted layer of x_i."""
         cube = self.cube
-        x = cube.XT[:, i]
+        x = cube.instance(i)
         used = np.flatnonzero(x)
         own = int(self.hub_bit[used].sum())  # x_i's hubs
         others = used[self.hub_bit[used] == 0]
@@ -88,7 +88,7 @@ class HubGram:
             subtract.append(self.weighted[rows[explicit[rows]]] * w)
         E = np.concatenate(subtract) if subtract else np.empty((0, n))
         rows = np.flatnonzero(explicit)
-        C = cube.S[rows][:, used] @ (cube.XT[used] * x[used, None])
+        C = cube.S[rows][:, used] @ (cube.rows(used) * x[used, None])
         C *= self.weighted[rows]
         C *= cube.inv_norms[rows, i, None]
         G -= E.T @ E

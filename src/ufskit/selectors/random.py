@@ -33,6 +33,7 @@ class Random(ScoreSelector):
     scale_sensitive = False  # ignores the values
 
     _parameter_constraints: dict = {**ScoreSelector._parameter_constraints, "random_state": RANDOM_STATE}
+    accepts_sparse = True  # it reads only X's shape
 
     def __init__(self, n_features_to_select=None, random_state=None):
         super().__init__(n_features_to_select=n_features_to_select)

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+from ..sparse_input import per_column
 from ..validation import centred
 from .base import ScoreSelector
+
+
+def column_variances(X) -> np.ndarray:
+    """Population variance of every column of X (dense, or sparse by blocks), computed on the centred columns."""
+    return per_column(X, lambda block: centred(block).var(axis=0))
 
 
 class Variance(ScoreSelector):
@@ -14,12 +22,14 @@ class Variance(ScoreSelector):
     computed on the centred columns, so an offset (up to 1e12) leaves it unchanged.
     Each column is scored alone, so rescaling one column moves only that
     column in the ranking: no ``ScaleWarning`` (scale is what it measures).
+    Sparse X is scored by blocks of columns (``sparse_input.per_column``).
     """
 
     scale_sensitive = False
+    accepts_sparse = True
 
     def __init__(self, n_features_to_select=None):
         super().__init__(n_features_to_select=n_features_to_select)
 
     def _score(self, X):
-        return centred(X).var(axis=0)
+        return column_variances(X)
