@@ -34,6 +34,9 @@ BUILT_IN = {
     "NRFS": "nrfs",
     "IVFS": "ivfs",
     "GLSPFS": "glspfs",
+    "SOGFS": "sogfs",
+    "InfFS": "inffs",
+    "DGUFS": "dgufs",
     "Random": "random",
 }
 # the contract's helpers -> their module, also imported when first used (order_from_ranking without scikit-learn)
