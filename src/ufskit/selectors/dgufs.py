@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
+from ..blas import single_threaded_blas
 from ..graph import knn_graph
 from ..sparse_regression import row_sq_norms
 from ..validation import auto_or_int, centred, check_int, check_positive, resolve_n_neighbors
@@ -95,8 +96,9 @@ def dgufs_admm(Xf: np.ndarray, S: np.ndarray, m: int, *, alpha: float, beta: flo
     Y = np.zeros((d, n))
     L, M, Lam2 = (np.zeros((n, n)) for _ in range(3))
     Lam1 = np.zeros((d, n))
-    mu = MU_START
-    for iteration in range(1, max_iter + 1):
+    mu, n_iter = MU_START, 0
+    while n_iter < max_iter:
+        n_iter += 1
         Z = Xf - keep_largest_rows(Xf - Y - ((1 - beta) * hlh_times(Y) - Lam1) / mu, d - m)
         T = Z + ((1 - beta) * hlh_times(Z) + Lam1) / mu
         Y = keep_largest_rows(T, m)
@@ -110,34 +112,55 @@ def dgufs_admm(Xf: np.ndarray, S: np.ndarray, m: int, *, alpha: float, beta: flo
         Lam1 += mu * gap_zy
         Lam2 += mu * gap_lm
         mu = min(MU_MAX, mu * MU_GROWTH)
-    return T, Y, L, iteration
+    return T, Y, L, n_iter
 
 
 class DGUFS(ScoreSelector):
     """DGUFS feature ranking: the m features DGUFS keeps first, ordered with the rest by the last Y-step.
 
-    Parameters: ``n_selected`` (m, the number of rows Y keeps: the paper
-    fits once per m; "auto" = half of d, as ``n_features_to_select``'s
-    default; an int or a fraction of d), ``alpha`` (the weight of rank(L)),
-    ``beta`` (in [0, 1]: the similarity term against the dependence term;
-    the paper sets both per data set; 0.5 here), ``n_neighbors`` (the kNN
-    graph S; "auto" = min(5, n - 1)), ``max_iter`` (100 as in the authors'
-    release; Auto-UFSTool's copy stops after 5) and ``tol`` (5e-7, theirs).
+    Parameters
+    ----------
+    n_features_to_select : int, float or None
+        Features kept by ``transform`` (count, fraction of d, or None for half).
+    n_selected : int or "auto"
+        m, the rows Y keeps. The paper fits once per m; here one fit ranks
+        every feature, and ``ranking_`` does not depend on
+        ``n_features_to_select`` (its first m are DGUFS's selection at m).
+        "auto" (default) = half of d, as ``n_features_to_select``'s default.
+    alpha : float >= 0
+        The weight of rank(L) (0.5; the paper sets it per data set).
+    beta : float in [0, 1]
+        The similarity term Tr(SL) against the dependence term (0.5; the
+        paper sets it per data set).
+    n_neighbors : int or "auto"
+        k of the 0-1 kNN graph S; "auto" (default) = min(5, n - 1).
+    max_iter, tol : int, float
+        100 and 5e-7, the authors' release (Auto-UFSTool's copy stops after 5
+        iterations).
 
-    ``ranking_`` does not depend on ``n_features_to_select``: its first m are
-    the selection of DGUFS at m = ``n_selected``. Scoring X's rows is not
-    scale-free: the Z- and Y-steps compare row norms, so z-score X first.
-    The first Z-step keeps the m rows of smallest norm of X; on z-scored
-    data those norms tie up to rounding (docs/fidelity/selectors-sogfs-inffs-dgufs.md).
+    Attributes
+    ----------
+    scores_ : the row norms of T in the last Y-step.
+    support_rows_ : the m features Y keeps (X's column indices).
+    kernel_ : the learned n x n cluster kernel L.
+    n_iter_ : iterations run.
+    n_selected_, n_neighbors_ : the resolved sizes.
 
-    Attributes: ``scores_`` (the row norms of the last Y-step's T),
-    ``support_rows_`` (the m selected features), ``kernel_`` (the learned
-    n x n L), ``n_iter_``, and the resolved ``n_selected_``, ``n_neighbors_``.
-    Cost per iteration: O(n^3) for the eigendecomposition and O(d n^2) for
-    the products with H L H.
+    Notes
+    -----
+    The Z- and Y-steps compare row norms, so DGUFS depends on each column's
+    scale; X is centred first (the authors' code is not shift-invariant). The
+    first Z-step keeps the m rows of X of smallest norm, and the ADMM keeps
+    that start: on z-scored data those norms tie up to rounding, so the
+    selection follows rounding noise (docs/fidelity/selectors-sogfs-inffs-dgufs.md).
+    Cost per iteration: an n x n eigendecomposition (O(n^3)) and O(d n^2) for
+    the products with H L H; n x n and d x n memory. COIL20 (1440 x 1024): see
+    docs/selectors.md's cost table.
 
-    References: J. Guo and W. Zhu, "Dependence guided unsupervised feature
-    selection", AAAI 2018, pp. 2232-2239.
+    References
+    ----------
+    J. Guo and W. Zhu, "Dependence guided unsupervised feature selection",
+    AAAI 2018, pp. 2232-2239.
     """
 
     _parameter_constraints: dict = {
@@ -163,9 +186,10 @@ class DGUFS(ScoreSelector):
             raise ValueError(f"n_selected={m} exceeds n_features = {d}.")
         self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, n)
         Xc = centred(X)
-        T, Y, self.kernel_, self.n_iter_ = dgufs_admm(
-            Xc.T, similarity(Xc, self.n_neighbors_), m, alpha=float(self.alpha), beta=float(self.beta),
-            max_iter=check_int(self.max_iter, "max_iter"), tol=check_positive(self.tol, "tol"),
-        )
+        with single_threaded_blas():  # an n x n eigendecomposition per iteration: see ufskit.blas
+            T, Y, self.kernel_, self.n_iter_ = dgufs_admm(
+                Xc.T, similarity(Xc, self.n_neighbors_), m, alpha=float(self.alpha), beta=float(self.beta),
+                max_iter=check_int(self.max_iter, "max_iter"), tol=check_positive(self.tol, "tol"),
+            )
         self.support_rows_ = self._scored[np.flatnonzero(row_sq_norms(Y) > 0)]
         return np.sqrt(row_sq_norms(T))

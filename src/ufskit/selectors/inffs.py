@@ -73,21 +73,37 @@ def path_energies(A: np.ndarray, factor: float, rho: float) -> np.ndarray:
 class InfFS(ScoreSelector):
     """Inf-FS feature ranking (unsupervised): the features with the largest path energy s(i) first.
 
-    Parameters: ``alpha`` (the weight of the spread cue sigma_ij against the
-    non-redundancy cue c_ij, in [0, 1]; 0.5 in the authors' code) and
-    ``factor`` (r = factor / rho(A); 0.99 in the authors' code: paths of
-    every length count almost undamped).
+    Parameters
+    ----------
+    n_features_to_select : int, float or None
+        Features kept by ``transform`` (count, fraction of d, or None for half).
+    alpha : float in [0, 1]
+        The weight of the spread cue sigma_ij against the non-redundancy cue
+        c_ij (0.5, the authors' code; the paper leaves it to cross-validation).
+    factor : float in (0, 1)
+        r = factor / rho(A) (0.99, the authors' code): paths of every length
+        count, damped by r^l.
 
-    Attributes: ``scores_`` = s(i), ``spectral_radius_`` (rho(A)).
+    Attributes
+    ----------
+    scores_ : the energies s(i) = [((I - r A)^-1 - I) 1]_i.
+    spectral_radius_ : rho(A).
 
+    Notes
+    -----
     Inf-FS is scale-sensitive by design through sigma_ij: on z-scored data
-    every feature has the same spread, sigma_ij = 0 and only the
-    non-redundancy c_ij ranks (uncorrelated features first). A column whose
-    range is below 1e-6 of the largest gives a ``ScaleWarning``. Cost:
-    O(n d^2) for the correlations and O(d^3) for the solve, with d x d memory.
+    every feature has the same spread, sigma_ij = 0, and only the
+    non-redundancy c_ij ranks (features least correlated with the others
+    first); a column whose range is below 1e-6 of the largest gives a
+    ``ScaleWarning``. Offsets change nothing (ranks and spreads are
+    shift-invariant). Cost: O(n d^2) for the correlations, O(d^3 / 3) for the
+    Cholesky solve, d x d memory. COIL20 (1440 x 1024): see docs/selectors.md's
+    cost table.
 
-    References: G. Roffo, S. Melzi and M. Cristani, "Infinite feature
-    selection", ICCV 2015, pp. 4202-4210.
+    References
+    ----------
+    G. Roffo, S. Melzi and M. Cristani, "Infinite feature selection", ICCV
+    2015, pp. 4202-4210.
     """
 
     _parameter_constraints: dict = {

@@ -97,31 +97,55 @@ def sogfs_objective(Xn: np.ndarray, W: np.ndarray, S: np.ndarray, r: float, gamm
 class SOGFS(ScoreSelector):
     """SOGFS feature ranking: features with the largest rows of the projection W first.
 
-    Parameters: ``n_clusters`` (c, the number of connected components the
-    learned graph must have; the number of classes in the paper; "auto" =
-    min(5, n - 1)), ``n_components`` (m, the columns of W; "auto" = c, at most
-    d), ``gamma`` (the l2,1 weight; the paper searches {10^-3, ..., 10^3}; the
-    columns of X have unit norm, so it does not depend on X's scale),
-    ``n_neighbors`` (k, the neighbours each row of S may have; "auto" =
-    min(5, n - 1)), ``max_iter`` (outer iterations, 50 in the authors' code),
-    ``max_inner_iter`` and ``tol`` (the reweighted W-step: at most 100
-    iterations as in the authors' code, stopped when the objective changes by
-    less than tol relative).
+    Parameters
+    ----------
+    n_features_to_select : int, float or None
+        Features kept by ``transform`` (count, fraction of d, or None for half).
+    n_clusters : int or "auto"
+        c, the number of connected components the learned graph must have (the
+        number of classes in the paper); "auto" (default) = min(5, n - 1).
+    n_components : int or "auto"
+        m, the columns of W; "auto" (default) = c, at most d.
+    gamma : float > 0
+        The l2,1 weight. The paper searches {10^-3, ..., 10^3} and the authors'
+        code defaults to 100; 1e-3 here, as for UDFS: from gamma ~ 0.1 on the
+        reweighting zeroes all but about m rows of W, so the ranking past the
+        first m is rounding noise. X's columns have unit norm, so gamma does not
+        depend on X's scale.
+    n_neighbors : int or "auto"
+        k, the neighbours each row of S may have; "auto" (default) = min(5, n - 1).
+    max_iter : int
+        Outer iterations (50, as in the authors' code).
+    max_inner_iter, tol : int, float
+        The reweighted W-step: at most 100 iterations (the authors'), stopped
+        when its objective changes by less than tol relative.
 
-    Attributes: ``scores_`` = ||w_i||, ``W_`` (d x m), ``graph_`` (the learned
-    n x n S, symmetrised), ``objective_`` (the objective above after each
-    outer iteration), ``lambda_`` (the final weight of the rank term), ``r_``,
-    ``n_iter_``, ``n_components_found_`` (the zero eigenvalues of L_S at the
-    end: c when the rank constraint was met), and the resolved
-    ``n_clusters_``, ``n_components_``, ``n_neighbors_``.
+    Attributes
+    ----------
+    W_ : d x m projection; ``scores_`` are its row norms ||w_i||.
+    graph_ : the learned n x n graph S, symmetrised.
+    objective_ : the objective above after each outer iteration (lambda
+        changes between iterations, so it need not decrease).
+    lambda_, r_ : the final weight of the rank term and the S-step's r.
+    n_iter_ : outer iterations run.
+    n_components_found_ : zero eigenvalues of L_S at the end (c when the rank
+        constraint was met).
+    n_clusters_, n_components_, n_neighbors_ : the resolved sizes.
 
-    Each column of X is centred and scaled to unit norm, so offsets and
-    column scales change nothing. Cost per outer iteration: the W-step's
-    reweighted eigenproblems (d x d, or n x n Lanczos when d > n) and an
-    n x n eigenproblem; O(n^2 (m + c)) for the distances.
+    Notes
+    -----
+    Each column of X is centred and scaled to unit norm (the authors' code
+    adds eps to the norm; without it X at 1e-90 keeps its ranking), so
+    offsets and column scales change nothing. Cost per outer iteration: the
+    W-step's reweighted eigenproblems (d x d by LAPACK, O(d^3) each; n x n
+    shift-invert Lanczos when d > n), an n x n eigenproblem for F and
+    O(n^2 (m + c)) for the distances. COIL20 (1440 x 1024): see docs/selectors.md's
+    cost table.
 
-    References: F. Nie, W. Zhu and X. Li, "Unsupervised feature selection
-    with structured graph optimization", AAAI 2016, pp. 1302-1308.
+    References
+    ----------
+    F. Nie, W. Zhu and X. Li, "Unsupervised feature selection with structured
+    graph optimization", AAAI 2016, pp. 1302-1308.
     """
 
     _parameter_constraints: dict = {
@@ -135,7 +159,7 @@ class SOGFS(ScoreSelector):
         n_features_to_select=None,
         n_clusters="auto",
         n_components="auto",
-        gamma=1.0,
+        gamma=1e-3,
         n_neighbors="auto",
         max_iter=50,
         max_inner_iter=100,
