@@ -10,7 +10,7 @@ instead of Auto-UFSTool's 5. A shim ``corr.m`` gives Octave MATLAB's ``corr(X, '
 (Pearson correlation of the ranks, ties at their mean rank), which Octave 7 lacks.
 
 Every data set is the parity matrix of tests/test_autoufs_parity.py (non-constant columns min-max
-scaled and centred; SOGFS on its column subsample) plus the contract's planted set, run with the
+scaled and centred; SOGFS and Inf-FS on its column subsample, DGUFS on its row subsample) plus the contract's planted set, run with the
 settings listed there. Printed per method and data set: the Spearman correlation of the scores, the
 top-10 % overlap, SOGFS's relative objective gap, and the time of one fit in ufskit (one process, BLAS
 on one thread as the selectors set it) and in Octave (tic/toc around the call, start-up excluded).
@@ -36,10 +36,11 @@ from scipy.stats import spearmanr
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from test_autoufs_parity import (  # noqa: E402  (the parity test's data and settings)
+    COLUMN_STRIDE,
     FIXTURES,
     SOGFS_PARAMS,
-    SOGFS_STRIDE,
     dataset,
+    dgufs_rows,
     top_overlap,
 )
 
@@ -71,10 +72,10 @@ end
 DRIVER = """args = argv();
 load(args{1});
 out = struct();
-t = tic; [~, w] = infFS(X, [], inffs_alpha, 0, 0); out.inffs_time = toc(t); out.inffs = w;
+t = tic; [~, w] = infFS(Xs, [], inffs_alpha, 0, 0); out.inffs_time = toc(t); out.inffs = w;
 t = tic; [~, sumW, W, A, r] = SOGFS(Xs, gamma, m, c, k); out.sogfs_time = toc(t);
 out.sogfs = sqrt(sumW); out.sogfs_W = W; out.sogfs_A = A; out.sogfs_r = r;
-t = tic; S = getS(X', k + 1, 1); [Y, ~, ~, ~, T] = DGUFS(X', c, S, alpha, beta, nsel);
+t = tic; S = getS(Xd', k + 1, 1); [Y, ~, ~, ~, T] = DGUFS(Xd', c, S, alpha, beta, nsel);
 out.dgufs_time = toc(t); out.dgufs = sqrt(sum(T .^ 2, 2)); out.dgufs_selected = double(sum(Y .^ 2, 2) > 0);
 save('-v7', args{2}, '-struct', 'out');
 """
@@ -96,10 +97,10 @@ def prepare(toolbox: Path, folder: Path) -> None:
     (folder / "driver.m").write_text(DRIVER)
 
 
-def run_octave(folder: Path, X: np.ndarray, Xs: np.ndarray) -> dict:
-    """The three methods on X (SOGFS on Xs) in one Octave process; their outputs."""
+def run_octave(folder: Path, X: np.ndarray, Xs: np.ndarray, Xd: np.ndarray) -> dict:
+    """The three methods in one Octave process (SOGFS and Inf-FS on Xs, DGUFS on Xd); their outputs."""
     scipy.io.savemat(folder / "in.mat", {
-        "X": X, "Xs": Xs, "alpha": float(DGUFS_PARAMS["alpha"]), "beta": float(DGUFS_PARAMS["beta"]),
+        "X": X, "Xs": Xs, "Xd": Xd, "alpha": float(DGUFS_PARAMS["alpha"]), "beta": float(DGUFS_PARAMS["beta"]),
         "gamma": float(SOGFS_PARAMS["gamma"]), "m": float(SOGFS_PARAMS["n_components"]),
         "c": float(SOGFS_PARAMS["n_clusters"]), "k": float(SOGFS_PARAMS["n_neighbors"]),
         "nsel": float(X.shape[1] // 2),
@@ -126,10 +127,10 @@ def write_fixture(method: str, name: str, columns: dict) -> None:
 
 def compare(name: str, X: np.ndarray, out: dict, write: bool) -> tuple[list[list], float]:
     """The table rows of one data set, and SOGFS's reference objective."""
-    Xs = X[:, :: SOGFS_STRIDE[name]]
-    inffs, t_inffs = timed_fit(InfFS(), X)
+    Xs = X[:, :: COLUMN_STRIDE[name]]
+    inffs, t_inffs = timed_fit(InfFS(), Xs)
     sogfs, t_sogfs = timed_fit(SOGFS(**SOGFS_PARAMS), Xs)
-    dgufs, t_dgufs = timed_fit(DGUFS(n_selected=X.shape[1] // 2, **DGUFS_PARAMS), X)
+    dgufs, t_dgufs = timed_fit(DGUFS(n_selected=X.shape[1] // 2, **DGUFS_PARAMS), dgufs_rows(X, name))
     Xc = Xs - Xs.mean(axis=0)
     theirs = sogfs_objective(Xc / np.linalg.norm(Xc, axis=0), out["sogfs_W"], out["sogfs_A"], float(out["sogfs_r"]),
                              SOGFS_PARAMS["gamma"])
@@ -161,8 +162,8 @@ def main(argv=None) -> None:
         prepare(args.toolbox, folder)
         for name in args.datasets:
             X = dataset(name, args.mirror)
-            rows, objectives[name] = compare(name, X, run_octave(folder, X, X[:, :: SOGFS_STRIDE[name]]),
-                                             args.write_fixtures)
+            out = run_octave(folder, X, X[:, :: COLUMN_STRIDE[name]], dgufs_rows(X, name))
+            rows, objectives[name] = compare(name, X, out, args.write_fixtures)
             table += rows
             print(" | ".join(rows[-1]), file=sys.stderr)
     if args.write_fixtures:

@@ -35,11 +35,14 @@ from ..sparse_regression import row_sq_norms
 from ..validation import auto_or_int, centred, check_int, check_positive, resolve_n_neighbors
 from .base import ScoreSelector
 from .constraints import AUTO, NON_NEGATIVE, POSITIVE, POSITIVE_INT, UNIT_INTERVAL
+from .ties import tie_keys
 
 # the authors' ADMM schedule (DGUFS.m)
 MU_START, MU_GROWTH, MU_MAX = 1e-6, 1.1, 1e10
 # gamma of the M-step's l0 penalty: M is binary while 2 gamma / mu > 1
 L0_WEIGHT = 5e-3
+# row norms closer than this (relative to the largest) tie in the Z- and Y-steps
+NORM_TIE = 1e-9
 
 
 def speed_up(C: np.ndarray) -> np.ndarray:
@@ -52,9 +55,20 @@ def speed_up(C: np.ndarray) -> np.ndarray:
     return out
 
 
-def keep_largest_rows(Q: np.ndarray, m: int) -> np.ndarray:
-    """min ||P - Q||^2 s.t. ||P||_{2,0} <= m: Q's m rows of largest norm (ties: lower index), the others 0."""
-    keep = np.argsort(-row_sq_norms(Q), kind="stable")[:m]
+def keep_largest_rows(Q: np.ndarray, m: int, keys: np.ndarray) -> np.ndarray:
+    """min ||P - Q||^2 s.t. ||P||_{2,0} <= m: Q's m rows of largest norm, the others 0.
+
+    Norms within NORM_TIE (relative to the largest) of the next one form a tie
+    block, ordered by ``keys`` (the library's tie-break permutation): on
+    z-scored X every row norm is sqrt(n) up to rounding, and the first step
+    must not pick by rounding noise (the authors' code does: MATLAB's sort).
+    """
+    norms = np.sqrt(row_sq_norms(Q))
+    order = np.argsort(-norms, kind="stable")
+    new_block = np.diff(norms[order]) < -NORM_TIE * max(norms[order[0]], np.finfo(np.float64).tiny)
+    block = np.empty(norms.size, dtype=np.int64)
+    block[order] = np.concatenate([[0], np.cumsum(new_block)])
+    keep = np.lexsort((keys, block))[:m]
     P = np.zeros_like(Q)
     P[keep] = Q[keep]
     return P
@@ -96,12 +110,13 @@ def dgufs_admm(Xf: np.ndarray, S: np.ndarray, m: int, *, alpha: float, beta: flo
     Y = np.zeros((d, n))
     L, M, Lam2 = (np.zeros((n, n)) for _ in range(3))
     Lam1 = np.zeros((d, n))
+    keys = tie_keys(d)
     mu, n_iter = MU_START, 0
     while n_iter < max_iter:
         n_iter += 1
-        Z = Xf - keep_largest_rows(Xf - Y - ((1 - beta) * hlh_times(Y) - Lam1) / mu, d - m)
+        Z = Xf - keep_largest_rows(Xf - Y - ((1 - beta) * hlh_times(Y) - Lam1) / mu, d - m, keys)
         T = Z + ((1 - beta) * hlh_times(Z) + Lam1) / mu
-        Y = keep_largest_rows(T, m)
+        Y = keep_largest_rows(T, m, keys)
         cross = centre(centre(Y).T @ Z).T  # H Y'Z H (H is symmetric)
         L = threshold_psd(speed_up(((1 - beta) * speed_up(cross) + beta * S - Lam2) / mu + M), 2 * alpha / mu)
         M = binary_l0(L + Lam2 / mu, 2 * L0_WEIGHT / mu)
@@ -152,7 +167,8 @@ class DGUFS(ScoreSelector):
     scale; X is centred first (the authors' code is not shift-invariant). The
     first Z-step keeps the m rows of X of smallest norm, and the ADMM keeps
     that start: on z-scored data those norms tie up to rounding, so the
-    selection follows rounding noise (docs/fidelity/selectors-sogfs-inffs-dgufs.md).
+    selection would follow rounding noise; norms within 1e-9 relative tie and are
+    ordered by the library's tie-break permutation (docs/fidelity/selectors-sogfs-inffs-dgufs.md).
     Cost per iteration: an n x n eigendecomposition (O(n^3)) and O(d n^2) for
     the products with H L H; n x n and d x n memory. COIL20 (1440 x 1024): see
     docs/selectors.md's cost table.
