@@ -98,7 +98,7 @@ def test_dgufs_matches_the_authors_code(matrix):
     ref = fixture("dgufs", name)
     est = DGUFS(n_selected=X.shape[1] // 2).fit(dgufs_rows(X, name))
     assert set(est.support_rows_) == set(np.flatnonzero(ref["selected"]))
-    assert_same_ranking(est.scores_, ref["score"])
+    assert_same_ranking(est.selection_scores_, ref["score"])
 
 
 def test_sogfs_matches_the_authors_code(matrix):

@@ -19,9 +19,9 @@ Y = Z and L = M, penalty mu from 1e-6 growing by 1.1 up to 1e10) alternates:
 
 then the multipliers, until Z = Y and L = M within tol. ``speed_up`` (the
 authors' rescaling, after Li et al.'s SCAMS) maps every matrix of step 3 to
-off-diagonal entries in [0, 1] and a zero diagonal. The score of a feature is
-the norm of its row of T in the last Y-step: the m largest are the selected
-rows of Y (and their norms are Y's), the rest rank by how close they came.
+off-diagonal entries in [0, 1] and a zero diagonal. The m rows Y keeps rank
+first; within them and among the rest, features rank by their dependence on
+the learned cluster kernel, x_i H L H x_i' (the HSIC term, feature by feature).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import scipy.linalg
 from ..blas import single_threaded_blas
 from ..graph import knn_graph
 from ..sparse_regression import row_sq_norms
-from ..validation import auto_or_int, centred, check_int, check_positive, resolve_n_neighbors
+from ..validation import auto_or_int, centred, check_int, check_positive, resolve_n_neighbors, warn_if_scale_sensitive
 from .base import ScoreSelector
 from .constraints import AUTO, NON_NEGATIVE, POSITIVE, POSITIVE_INT, UNIT_INTERVAL
 from .ties import tie_keys
@@ -76,9 +76,10 @@ def keep_largest_rows(Q: np.ndarray, m: int, keys: np.ndarray) -> np.ndarray:
 
 def threshold_psd(A: np.ndarray, eta: float) -> np.ndarray:
     """min ||P - A||^2 + eta rank(P) over symmetric semidefinite P: eigenvalues <= sqrt(eta) set to 0."""
-    values, vectors = scipy.linalg.eigh((A + A.T) * 0.5)
-    keep = values > np.sqrt(eta)
-    return (vectors[:, keep] * values[keep]) @ vectors[:, keep].T
+    # only the eigenpairs above the threshold (LAPACK's syevr by value: the tridiagonal reduction, then as
+    # many vectors as are kept, instead of all n)
+    values, vectors = scipy.linalg.eigh((A + A.T) * 0.5, subset_by_value=[np.sqrt(eta), np.inf])
+    return (vectors * values) @ vectors.T
 
 
 def binary_l0(Q: np.ndarray, gamma: float) -> np.ndarray:
@@ -131,7 +132,7 @@ def dgufs_admm(Xf: np.ndarray, S: np.ndarray, m: int, *, alpha: float, beta: flo
 
 
 class DGUFS(ScoreSelector):
-    """DGUFS feature ranking: the m features DGUFS keeps first, ordered with the rest by the last Y-step.
+    """DGUFS feature ranking: the m features DGUFS keeps first, each group by its dependence on the clusters.
 
     Parameters
     ----------
@@ -164,14 +165,17 @@ class DGUFS(ScoreSelector):
     Notes
     -----
     The Z- and Y-steps compare row norms, so DGUFS depends on each column's
-    scale; X is centred first (the authors' code is not shift-invariant). The
+    scale (a column whose range is below 1e-6 of the largest gives a
+    ``ScaleWarning``); X is centred first (the authors' code is not shift-invariant). The
     first Z-step keeps the m rows of X of smallest norm, and the ADMM keeps
     that start: on z-scored data those norms tie up to rounding, so the
     selection would follow rounding noise; norms within 1e-9 relative tie and are
     ordered by the library's tie-break permutation (docs/fidelity/selectors-sogfs-inffs-dgufs.md).
     Cost per iteration: an n x n eigendecomposition (O(n^3)) and O(d n^2) for
-    the products with H L H; n x n and d x n memory. COIL20 (1440 x 1024): see
-    docs/selectors.md's cost table.
+    the products with H L H; n x n and d x n memory. COIL20 (1440 x 1024,
+    z-scored): 3 iterations took 427 s on the shared 2-core development
+    machine at load average ~35, so a default fit (100 iterations) is hours
+    there; the 1440 x 1440 eigendecomposition dominates.
 
     References
     ----------
@@ -202,10 +206,17 @@ class DGUFS(ScoreSelector):
             raise ValueError(f"n_selected={m} exceeds n_features = {d}.")
         self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, n)
         Xc = centred(X)
+        warn_if_scale_sensitive(Xc, "DGUFS")
         with single_threaded_blas():  # an n x n eigendecomposition per iteration: see ufskit.blas
             T, Y, self.kernel_, self.n_iter_ = dgufs_admm(
                 Xc.T, similarity(Xc, self.n_neighbors_), m, alpha=float(self.alpha), beta=float(self.beta),
                 max_iter=check_int(self.max_iter, "max_iter"), tol=check_positive(self.tol, "tol"),
             )
-        self.support_rows_ = self._scored[np.flatnonzero(row_sq_norms(Y) > 0)]
-        return np.sqrt(row_sq_norms(T))
+        selected = row_sq_norms(Y) > 0
+        self.support_rows_ = self._scored[np.flatnonzero(selected)]
+        self.selection_scores_ = self._to_full(np.sqrt(row_sq_norms(T)), fill=0.0)
+        # HSIC of each feature with the learned kernel: x_i H L H x_i' (H = (I - 11'/n) / (n - 1))
+        XH = (Xc / (n - 1)).T
+        dependence = np.einsum("ij,ij->i", XH @ self.kernel_, XH)
+        self.dependence_ = self._to_full(dependence, fill=0.0)
+        return selected + dependence / max(dependence.max(), np.finfo(np.float64).tiny)

@@ -97,8 +97,9 @@ class InfFS(ScoreSelector):
     first); a column whose range is below 1e-6 of the largest gives a
     ``ScaleWarning``. Offsets change nothing (ranks and spreads are
     shift-invariant). Cost: O(n d^2) for the correlations, O(d^3 / 3) for the
-    Cholesky solve, d x d memory. COIL20 (1440 x 1024): see docs/selectors.md's
-    cost table.
+    Cholesky solve, d x d memory. COIL20 (1440 x 1024, z-scored): 18 s for one
+    fit on the shared 2-core development machine at load average ~30 (a
+    fraction of one core).
 
     References
     ----------
