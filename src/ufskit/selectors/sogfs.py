@@ -139,8 +139,11 @@ class SOGFS(ScoreSelector):
     offsets and column scales change nothing. Cost per outer iteration: the
     W-step's reweighted eigenproblems (d x d by LAPACK, O(d^3) each; n x n
     shift-invert Lanczos when d > n), an n x n eigenproblem for F and
-    O(n^2 (m + c)) for the distances. COIL20 (1440 x 1024): see docs/selectors.md's
-    cost table.
+    O(n^2 (m + c)) for the distances. COIL20 (1440 x 1024, z-scored): one
+    outer iteration (with the first W-step) did not finish in 18 minutes on
+    the shared 2-core development machine at load average ~35, where the fit
+    got a few percent of a core; wdbc (569 x 30) took 172 s there, the
+    authors' code 116 s under Octave.
 
     References
     ----------
