@@ -58,7 +58,6 @@ EDITS = [
     ("SOGFS.m", r"function \[ranking\] = SOGFS\(", "function [ranking, sumW, W, A, r] = SOGFS("),
     ("DGUFS.m", r"function \[Y,L,V,Label\] = DGUFS\(", "function [Y,L,V,Label,temp1] = DGUFS("),
     ("DGUFS.m", r"max_Iter = 5;", "max_Iter = 1e2;"),
-    ("DGUFS.m", r"addpath\(genpath\('.\\\\files'\)\);", ""),
 ]
 SHIM = """function [r, p] = corr(X, varargin)
 % MATLAB's corr(X, 'type', 'Spearman'): Pearson correlation of the column ranks (ties: mean rank)
