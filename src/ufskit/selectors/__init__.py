@@ -37,6 +37,9 @@ BUILT_IN = {
     "LLCFS": "llcfs",
     "SPFS": "spfs",
     "TraceRatio": "trace_ratio",
+    "SOGFS": "sogfs",
+    "InfFS": "inffs",
+    "DGUFS": "dgufs",
     "Random": "random",
 }
 # the contract's helpers -> their module, also imported when first used (order_from_ranking without scikit-learn)

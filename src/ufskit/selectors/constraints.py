@@ -22,6 +22,7 @@ from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 POSITIVE_INT = Interval(Integral, 1, None, closed="left")
 FRACTION = Interval(RealNotInt, 0, 1, closed="right")
 POSITIVE = Interval(Real, 0, None, closed="neither")  # finite and > 0
+UNIT_INTERVAL = Interval(Real, 0, 1, closed="both")  # a weight in [0, 1]
 NON_NEGATIVE = Interval(Real, 0, None, closed="left")  # finite and >= 0
 AUTO = StrOptions({"auto"})
 WEIGHTS = StrOptions({"heat", "binary", "cosine"})
