@@ -37,6 +37,11 @@ for _rules in EXTRA_PAPER_RULES:
 include: "workflow/rules/report.smk"
 
 
+# Snakemake runs only the main Snakefile's handler: the failed jobs' own errors, one line each, where the run ends
+onerror:
+    print(run_end.failure_summary(failed_jobs()), file=sys.stderr)
+
+
 rule all:
     default_target: True
     input:

@@ -133,4 +133,11 @@ def dataset_table(summaries: dict[str, dict]) -> str:
     rows = [[name, s["n_samples"], s["n_features"], s["n_classes"], "/".join(str(c) for c in s["class_sizes"]),
              ", ".join(p.get("step", "?") for p in s.get("preprocessing", [])) or "none"]
             for name, s in summaries.items()]
-    return markdown_table(rows, ["dataset", "n", "d", "classes", "class sizes", "preprocessing"])
+    table = markdown_table(rows, ["dataset", "n", "d", "classes", "class sizes", "preprocessing"])
+    index_like = [f"{name}: {', '.join(map(str, s['index_like_columns']))}"
+                  for name, s in summaries.items() if s.get("index_like_columns")]
+    if index_like:
+        table += ("\nColumns that look like a row index (integers, all distinct, in file order), used as features: "
+                  f"{'; '.join(index_like)}. If they are ids, list them in the loader's `drop` option "
+                  "(docs/own-data.md).\n")
+    return table
