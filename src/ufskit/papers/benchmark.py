@@ -34,6 +34,7 @@ from ..metrics import registry
 from ..plots import finish, panel_grid
 from ..results import higher_is_better
 from ..tables import markdown_table
+from .chance_band import MARK, NOTE, below_by_dataset, below_random
 from .spec import PaperSpec
 
 if TYPE_CHECKING:  # matplotlib is imported where a figure is drawn: the workflow's start-up loads none
@@ -122,7 +123,7 @@ def _counts(metrics: pd.DataFrame) -> pd.Series:
 
 
 def summary_table(metrics: pd.DataFrame, planned: pd.DataFrame) -> pd.DataFrame:
-    """Per planned (dataset, method) and metric: value, repetitions, counts, rank and status.
+    """Per planned (dataset, method) and metric: value, repetitions, counts, rank, below Random's band, status.
 
     ``metrics`` is the concatenated long table of the experiments (columns
     dataset, method, params, rep, n_features, metric, value); each method has
@@ -146,7 +147,9 @@ def summary_table(metrics: pd.DataFrame, planned: pd.DataFrame) -> pd.DataFrame:
     grid = planned.merge(pd.DataFrame({"metric": reported(runs)}), how="cross")
     table = grid.merge(values, on=["dataset", "method", "metric"], how="left")
     table["rank"] = _ranks(table)
-    return table[PLAN_COLUMNS[:5] + ["params", "metric", "value", "reps", "counts", "rank", "status"]]
+    table = table.merge(below_random(runs, planned, OK), on=["dataset", "method", "metric"], how="left")
+    table["below_random"] = table["below_random"].astype("boolean").fillna(False)
+    return table[PLAN_COLUMNS[:5] + ["params", "metric", "value", "reps", "counts", "rank", "below_random", "status"]]
 
 
 def _ranks(table: pd.DataFrame) -> pd.Series:
@@ -230,6 +233,10 @@ def summary_markdown(summary: pd.DataFrame, ranks: pd.DataFrame, protocol: str, 
         parts.append(f"Not ranked (features of a derived space, not original features): {', '.join(unranked)}; "
                      "their values are in the tables below.\n")
     parts.append(_status_section(summary))
+    below = below_by_dataset(summary)
+    if below:
+        parts += ["## Below Random's band\n", NOTE + "\n",
+                  markdown_table([[d, "; ".join(m)] for d, m in below.items()], ["dataset", "method (metrics)"])]
     for metric in metrics:
         direction = "higher" if higher_is_better(metric) else "lower"
         parts += [f"## {METRIC_LABELS[metric]} (`{metric}`, {direction} is better)\n", _metric_table(summary, metric,
@@ -262,7 +269,8 @@ def _metric_table(summary: pd.DataFrame, metric: str, methods: list[str]) -> str
             if r["status"] != OK:
                 row.append(_short_status(r["status"]))
             else:
-                row.append(_fmt(r["value"]) + ("" if pd.isna(r["rank"]) else f" ({r['rank']:g})"))
+                row.append(_fmt(r["value"]) + ("" if pd.isna(r["rank"]) else f" ({r['rank']:g})")
+                           + (f" {MARK}" if r.get("below_random") else ""))
         rows.append(row)
     return markdown_table(rows, ["family", "dataset"] + methods)
 
@@ -292,6 +300,11 @@ def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full
     for ax, metric in zip(axes[1:], metrics):
         part = summary[summary["metric"] == metric].pivot(index="method", columns="dataset", values="rank")
         _matrix(ax, part.reindex(index=order, columns=datasets).to_numpy(), norm, fmt="{:g}")
+        below = summary[(summary["metric"] == metric) & summary["below_random"].fillna(False).astype(bool)]
+        for method, dataset in zip(below["method"], below["dataset"]):  # below Random's band: a red dashed box
+            if method in order:
+                ax.add_patch(Rectangle((datasets.index(dataset) - 0.45, order.index(method) - 0.45), 0.9, 0.9,
+                                       fill=False, edgecolor="red", linestyle="--", linewidth=1.2))
         labels = [f"{d} (not obtained)" if d in absent else d for d in datasets]
         ax.set_xticks(range(len(datasets)), labels, rotation=60, ha="right", fontsize=6)
         for x in breaks:  # one block of columns per family
@@ -303,7 +316,8 @@ def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full
     fig.colorbar(image, ax=axes, shrink=0.4, label="rank (1 = best)")
     title = (f"{heading} on {len(datasets)} dataset{'s' * (len(datasets) > 1)}: ranks of the selectors "
              "(value = mean over the evaluated feature counts; rows: best K-means and KNN mean rank first; "
-             "blank = not run or not obtained; white lines: dataset families)")
+             "blank = not run or not obtained; white lines: dataset families; red dashed box: below Random's band "
+             "on that dataset, see docs/results.md)")
     return finish(fig, axes, title=title, protocol=protocol, legend=False)
 
 

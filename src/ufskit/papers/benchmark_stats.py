@@ -34,9 +34,9 @@ from ..results import higher_is_better
 from ..tables import markdown_table
 from . import REFERENCE  # the selector class whose draws are the chance reference
 from . import benchmark as B
+from .chance_band import BAND  # the quantiles of Random's draws shown as its band
 
 ALPHA = 0.05
-BAND = (0.05, 0.95)  # the quantiles of Random's draws shown as its band
 TESTED_METRICS = tuple(m for m in B.METRICS if m != "fit_seconds")  # a random order costs no time: no test
 VERDICTS = ("better", "not distinguishable", "worse")
 STATS_COLUMNS = ["metric", "n_datasets", "n_methods", "friedman_chi2", "friedman_p", "friedman_min_p",
