@@ -147,3 +147,18 @@ def test_a_dry_run_ends_with_jobs_per_rule_and_an_estimate():
 
 def test_the_shipped_offline_overlay_declares_itself_offline():
     assert "offline: true" in (ROOT / "config/offline.yaml").read_text()
+
+
+@pytest.mark.parametrize(("config", "says", "never"), [
+    ({"protocol": "full", "run": ["own"], "datasets": {"a": {}, "b": {}},
+      "experiments": {"own": {"paper": "benchmark", "datasets": ["a", "b"]}}},
+     ["your own data", "``own`` (benchmark:\na, b)"], "*full*"),
+    ({"protocol": "quick", "run": ["ils_uci"], "experiments": {"ils_uci": {"paper": "ils", "datasets": ["wine"]}}},
+     ["the *quick* protocol;", "``ils_uci`` (ils:\nwine)"], "own data"),
+])
+def test_the_reports_landing_page_states_the_runs_own_config(config, says, never):
+    import jinja2
+
+    page = jinja2.Environment().from_string((ROOT / "workflow/report/workflow.rst").read_text()).render(
+        snakemake=type("S", (), {"config": config}), categories=[])
+    assert all(s in page for s in says) and never not in page, page[:600]
