@@ -97,3 +97,16 @@ def test_run_tables_are_rewritten_from_the_runs_own_files(tmp_path, monkeypatch)
         assert run_docs.replace_block(text, block, "new") != text
     with pytest.raises(ValueError, match="no block <!-- run:missing -->"):
         run_docs.replace_block("text", "missing", "new")
+
+
+def test_readme_sets_up_a_venv_in_two_commands_that_ci_runs_on_debians_python():
+    readme = (ROOT / "README.md").read_text()
+    commands = re.findall(r"^python3 -m venv \.venv && .*$", readme, re.M)
+    assert len(commands) == 2, commands
+    assert commands[0].endswith(".venv/bin/snakemake --cores 2 --configfile config/quick.yaml")
+    assert commands[1].endswith('.venv/bin/python -m pytest -m "not workflow"')
+    assert "apt-get install -y python3-venv" in readme and "from the root of the clone" in readme
+    assert len(readme.splitlines()) < 250
+    ci = (ROOT / ".ci/readme-commands").read_text()
+    assert "grep -E '^python3 -m venv \\.venv && ' README.md" in ci and 'PATH="/usr/bin:/bin"' in ci
+    assert ".ci/readme-commands" in (ROOT / ".ci/run").read_text()

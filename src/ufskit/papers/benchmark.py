@@ -298,8 +298,10 @@ def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full
     family = summary.drop_duplicates("dataset").set_index("dataset")["family"].reindex(datasets)
     breaks = [i - 0.5 for i in range(1, len(datasets)) if family.iloc[i] != family.iloc[i - 1]]
     for ax, metric in zip(axes[1:], metrics):
-        part = summary[summary["metric"] == metric].pivot(index="method", columns="dataset", values="rank")
-        _matrix(ax, part.reindex(index=order, columns=datasets).to_numpy(), norm, fmt="{:g}")
+        part = summary[summary["metric"] == metric]
+        grid = {k: part.pivot(index="method", columns="dataset", values=k).reindex(index=order, columns=datasets)
+                for k in ("rank", "value")}  # coloured by rank, labelled with the value
+        _matrix(ax, grid["rank"].to_numpy(), norm, fmt="{:.3g}", labels=grid["value"].to_numpy())
         below = summary[(summary["metric"] == metric) & summary["below_random"].fillna(False).astype(bool)]
         for method, dataset in zip(below["method"], below["dataset"]):  # below Random's band: a red dashed box
             if method in order:
@@ -310,7 +312,8 @@ def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full
         for x in breaks:  # one block of columns per family
             ax.axvline(x, color="white", linewidth=2.5)
         direction = "higher" if higher_is_better(metric) else "lower"
-        ax.set_title(f"{METRIC_LABELS[metric]} ({direction} is better): rank per dataset", fontsize=9)
+        ax.set_title(f"{METRIC_LABELS[metric]} ({direction} is better): value per dataset, coloured by rank",
+                     fontsize=9)
     for ax in axes:
         ax.set_yticks(range(len(order)), order, fontsize=7)
     fig.colorbar(image, ax=axes, shrink=0.4, label="rank (1 = best)")
@@ -321,14 +324,16 @@ def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full
     return finish(fig, axes, title=title, protocol=protocol, legend=False)
 
 
-def _matrix(ax, values: np.ndarray, norm: Normalize, *, fmt: str):
-    """A rank matrix coloured from dark (rank 1) to light, each cell annotated; NaN cells stay blank."""
+def _matrix(ax, values: np.ndarray, norm: Normalize, *, fmt: str, labels: np.ndarray | None = None):
+    """A rank matrix coloured from dark (rank 1) to light, each cell annotated with its rank (or with ``labels``,
+    e.g. the values ranked); NaN cells stay blank."""
     image = ax.imshow(np.ma.masked_invalid(values), cmap="YlGnBu_r", norm=norm, aspect="auto")
     ax.set_facecolor("0.93")
+    labels = values if labels is None else labels
     for (i, j), value in np.ndenumerate(values):
         if np.isfinite(value):
             dark = norm(value) < 0.45
-            ax.text(j, i, fmt.format(value), ha="center", va="center", fontsize=6,
+            ax.text(j, i, fmt.format(labels[i, j]), ha="center", va="center", fontsize=6,
                     color="white" if dark else "black")
     return image
 

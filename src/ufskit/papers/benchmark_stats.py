@@ -200,10 +200,15 @@ def cd_figure(results: dict[str, dict], alpha: float = ALPHA, heading: str = B.T
 
     metrics = list(results)
     rows = max(1, max(r["n_methods"] for r in results.values()) + 1) // 2  # label rows under each axis
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(11, (1.0 + 0.24 * rows) * len(metrics) + 0.6),
+    # more than 3 panels in two columns: a figure wider than tall, whole in a browser window at the report's width
+    ncols = 2 if len(metrics) > 3 else 1
+    nrows = -(-len(metrics) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(11 if ncols == 1 else 17, (1.0 + 0.24 * rows) * nrows + 0.9),
                              squeeze=False, layout="constrained")
     fig.get_layout_engine().set(w_pad=1.3)  # the method labels are drawn outside the axes: room on both sides
-    for ax, metric in zip(axes[:, 0], metrics):
+    for ax in axes.flat[len(metrics):]:
+        ax.set_axis_off()
+    for ax, metric in zip(axes.flat, metrics):
         res = results[metric]
         direction = "higher" if higher_is_better(metric) else "lower"
         title = f"{B.METRIC_LABELS[metric]} ({direction} is better)"
@@ -218,6 +223,8 @@ def cd_figure(results: dict[str, dict], alpha: float = ALPHA, heading: str = B.T
                                        label_props={"fontsize": 8}, label_fmt_left="{label} ({rank:.2f})",
                                        label_fmt_right="({rank:.2f}) {label}")
         verdict = "differ" if res["p"] < alpha else (undecidable(res, alpha) or "no difference shown")
+        if undecidable(res, alpha):  # on lines of its own, within the panel's width
+            verdict = "\n" + verdict.replace(" the Friedman p", "\nthe Friedman p") + "\n"
         ax.set_title(f"{title}: Friedman χ² {res['chi2']:.3g}, p {_pfmt(res['p'])} ({verdict}); "
                      f"{res['n_datasets']} datasets, CD {res['cd']:.2f}"
                      + (f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else ""),
