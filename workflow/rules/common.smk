@@ -91,8 +91,10 @@ atexit.register(print_plan_summary)
 
 def failed_jobs():
     """The failed jobs of this run, for the Snakefile's ``onerror`` (ufskit.run_end.failure_summary)."""
-    return [{"rule": job.rule.name, "dataset": job.wildcards_dict.get("dataset"), "log": next(iter(job.log), None)}
-            for job in workflow.scheduler.failed]
+    return [
+        {"rule": job.rule.name, "dataset": job.wildcards_dict.get("dataset"), "log": next(iter(job.log), None)}
+        for job in workflow.scheduler.failed
+    ]
 
 
 # ---- datasets ---------------------------------------------------------------------------
