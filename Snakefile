@@ -38,6 +38,11 @@ include: "workflow/rules/paper_stats.smk"  # after the papers: adds to their tar
 include: "workflow/rules/report.smk"
 
 
+# Snakemake runs only the main Snakefile's handler: the failed jobs' own errors, one line each, where the run ends
+onerror:
+    print(run_end.failure_summary(failed_jobs()), file=sys.stderr)
+
+
 rule all:
     default_target: True
     input:

@@ -5,6 +5,7 @@ from pathlib import Path
 from ufskit.data import check_classes, save_dataset
 from ufskit.integrity import verify_local, verify_source
 from ufskit.loaders import load
+from ufskit.preflight import index_like_message
 from ufskit.preprocess import apply_chain
 from ufskit.registry import registry_from_config
 from ufskit.runlog import start
@@ -22,6 +23,8 @@ elif entry.get("source"):
 ds = load(name, entry, "resources/raw", seed=snakemake.params.seed)
 log.info("%s loaded: %d x %d, %d classes", name, *ds.X.shape, ds.n_classes)
 check_classes(ds, name)  # one class, or one per sample: no score could mean anything
+if ds.info.get("index_like_columns"):
+    log.warning(index_like_message(name, Path(entry.get("path", name)).name, ds.info["index_like_columns"]))
 ds = apply_chain(ds, snakemake.params.steps)
 ds.info.update(dataset=name, chain=snakemake.wildcards.chain)
 log.info("after %s: %d x %d", snakemake.params.steps, *ds.X.shape)

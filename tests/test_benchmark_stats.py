@@ -78,7 +78,7 @@ def test_stats_table_report_and_figure(tmp_path):
     assert (table["metric"] == "L2").sum() == 0  # no values, no rows
     assert list(results) == ["kmeans_acc"]  # the summary's one metric: one test, one CD panel, no blank ones
     text = S.stats_markdown(results)
-    assert "| K-means ACC | 4 | 3 | 4.5 | 0.11 |" in text
+    assert "| K-means ACC | 4 | 3 | 4.5 | 0.11 | 0.018 |" in text
     assert "- K-means ACC: none." in text  # Friedman p 0.105 > 0.05: no pair is declared different
     from ufskit.plots import save_figure
 
@@ -174,3 +174,20 @@ def test_without_a_random_method_there_is_nothing_to_compare():
                  {})
     with pytest.raises(ValueError, match="one Random method per dataset"):
         S.versus_random(metrics, two)
+
+
+def test_too_few_datasets_to_reject_are_said_in_the_table_the_report_and_the_figure():
+    # the shipped own-data example's shape: 6 methods on 2 datasets, ranked alike (the strongest data there is)
+    assert S.smallest_friedman_p(2, 6) == pytest.approx(stats.chi2.sf(10, 5)) == pytest.approx(0.0752, abs=1e-4)
+    assert S.datasets_needed(6) == 3 and S.datasets_needed(3) == 3 and S.datasets_needed(2) == 4
+    values = {"d1": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4], "d2": [0.95, 0.85, 0.75, 0.65, 0.55, 0.45]}
+    table, results = S.benchmark_stats(_summary(values, list("ABCDEF")))
+    res = results["kmeans_acc"]
+    assert res["p"] == pytest.approx(res["min_p"]) and table["friedman_min_p"].iloc[0] == pytest.approx(0.0752, 1e-3)
+    text = S.stats_markdown(results)
+    assert "0.075 (cannot decide)" in text
+    assert ("**The test cannot decide**: cannot decide: with 2 datasets and 6 methods the Friedman p is at least "
+            "0.075 whatever the data (alpha 0.05); it needs 3 datasets or more.") in text
+    title = S.cd_figure(results).axes[0].get_title()
+    assert "cannot decide" in title and "needs 3 datasets" in title and "no difference shown" not in title
+    assert S.undecidable(S.benchmark_stats(_summary())[1]["kmeans_acc"]) == ""  # 3 methods, 4 datasets: it can

@@ -198,3 +198,27 @@ def test_a_users_benchmark_is_named_by_its_experiments_in_every_heading(summary)
     assert S.cd_figure(results, heading=heading)._suptitle.get_text().startswith(f"{heading}: critical-difference")
     assert S.versus_random_markdown(pd.DataFrame(columns=["method", "metric", "verdict"]), heading=heading).startswith(
         f"# {heading}: every method against Random")
+
+
+def test_methods_below_randoms_band_are_marked_in_the_summary_the_report_and_the_heatmap():
+    experiments = {"fam1": {"datasets": ["A", "B"], "methods": {
+        "M1": {"selector": "LaplacianScore"}, "M2": {"selector": "SPEC"}, "R": {"selector": "Random"}}}}
+    draws = np.linspace(0.5, 0.7, 11)  # Random's band on kmeans_acc: [0.51, 0.69]; on L2 (lower is better) too
+    rows = []
+    for dataset, m1, m2 in [("A", 0.3, 0.8), ("B", 0.6, 0.9)]:
+        for metric in ("kmeans_acc", "L2"):
+            rows += _rows(dataset, "M1", metric, [[m1, m1]]) + _rows(dataset, "M2", metric, [[m2, m2]])
+            rows += _rows(dataset, "R", metric, [[v, v] for v in draws])
+        rows += _rows(dataset, "M1", "fit_seconds", [[100.0]]) + _rows(dataset, "R", "fit_seconds", [[0.0]] * 11)
+    summary = B.summary_table(pd.DataFrame(rows).astype({"n_features": "Int64"}), B.plan(experiments, {}))
+    below = summary[summary["below_random"]]
+    # A: M1's ACC 0.3 is below the band; M2's L2 (0.8, 0.9) above it (lower is better); time is never compared
+    assert sorted(zip(below["dataset"], below["method"], below["metric"])) == [("A", "M1", "kmeans_acc"),
+                                                                              ("A", "M2", "L2"), ("B", "M2", "L2")]
+    text = B.summary_markdown(summary, B.mean_ranks(summary), "protocol")
+    assert "## Below Random's band" in text and "| A | M1 (kmeans_acc); M2 (L2) |" in text
+    assert "docs/results.md" in text and "0.3 (3) ▽" in text
+    fig = B.heatmap(summary, B.mean_ranks(summary))
+    acc_panel = next(ax for ax in fig.axes if ax.get_title().startswith("K-means ACC"))
+    boxes = [p for p in acc_panel.patches if p.get_linestyle() == "--"]
+    assert len(boxes) == 1 and boxes[0].get_xy() == pytest.approx((0 - 0.45, 2 - 0.45))  # A, M1: the third row

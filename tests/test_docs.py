@@ -108,3 +108,16 @@ def test_the_toy_papers_file_list_is_its_folder():
     held = {p.relative_to(folder).as_posix() for p in folder.rglob("*")
             if p.is_file() and not any(part.startswith((".", "__pycache__")) for part in p.relative_to(folder).parts)}
     assert listed == held
+
+
+def test_readme_sets_up_a_venv_in_two_commands_that_ci_runs_on_debians_python():
+    readme = (ROOT / "README.md").read_text()
+    commands = re.findall(r"^python3 -m venv \.venv && .*$", readme, re.M)
+    assert len(commands) == 2, commands
+    assert commands[0].endswith(".venv/bin/snakemake --cores 2 --configfile config/quick.yaml")
+    assert commands[1].endswith('.venv/bin/python -m pytest -m "not workflow"')
+    assert "apt-get install -y python3-venv" in readme and "from the root of the clone" in readme
+    assert len(readme.splitlines()) < 250
+    ci = (ROOT / ".ci/readme-commands").read_text()
+    assert "grep -E '^python3 -m venv \\.venv && ' README.md" in ci and 'PATH="/usr/bin:/bin"' in ci
+    assert ".ci/readme-commands" in (ROOT / ".ci/run").read_text()

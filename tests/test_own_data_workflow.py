@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 
+import numpy as np
 import pandas as pd
 import pytest
 from test_workflow import snakemake
@@ -79,3 +80,56 @@ def test_config_mistakes_stop_before_any_job(tmp_path, overlay, message):
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0 and message in out, out[-3000:]
     assert "steps" not in out and "Job stats" not in out
+
+
+@pytest.mark.parametrize(("overlay", "message"), [
+    ("run: [own_data, own_dta]\n", "unknown experiment 'own_dta' (did you mean 'own_data'?)"),
+    ("experiments:\n  own_data:\n    n_features: [2, 11]\n", "dataset 'own_blobs' has d = 10"),
+    ("datasets:\n  own_blobs:\n    loader: tabel\n", "datasets.own_blobs.loader: unknown loader 'tabel'"),
+    ("datasets:\n  own_blobs:\n    options: {label: klass}\n",
+     "datasets.own_blobs.options.label: column(s) ['klass'] not in the header of own_data.csv"),
+    ("datasets:\n  own_blobs_b:\n    options: {label: class, drop: []}\n",
+     "column(s) ['sample'] of own_data_b.csv are not numeric"),
+])
+def test_own_data_mistakes_stop_before_any_job(tmp_path, overlay, message):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(overlay)
+    proc = snakemake("-n", "--configfile", str(EXAMPLE), str(bad), cwd=tmp_path, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and message in out, out[-3000:]
+
+
+def test_offline_config_without_a_mirror_stops_at_start_up(tmp_path):
+    proc = snakemake("-n", "--configfile", str(ROOT / "config/offline.yaml"), cwd=tmp_path,
+                     env={"UFS_DATA_MIRROR": ""}, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "data.offline is true" in out and "Set UFS_DATA_MIRROR=" in out, out[-3000:]
+
+
+def test_an_id_column_warns_a_dataset_without_description_runs_and_a_dry_run_ends_with_its_estimate(tmp_path):
+    frame = pd.read_csv(ROOT / "config/examples/own_data.csv")
+    frame.insert(0, "id", range(1, len(frame) + 1))
+    frame.sort_values("class", kind="stable").to_csv(tmp_path / "ids.csv", index=False)
+    overlay = tmp_path / "ids.yaml"
+    # a complete entry of its own (the example's own_blobs has a description; this one has none)
+    overlay.write_text("datasets:\n  own_ids:\n    path: ids.csv\n    loader: table\n    options: {label: class}\n"
+                       "experiments:\n  own_data:\n    datasets: [own_ids, own_blobs_b]\n")
+    proc = snakemake("-n", "--configfile", str(EXAMPLE), str(overlay), cwd=tmp_path)
+    out = proc.stdout + proc.stderr
+    assert "dataset 'own_ids' (ids.csv): column(s) ['id'] look like a row index" in out
+    assert "datasets.own_ids.options.drop" in out
+    assert "Dry run summary: 35 jobs (" in out and "Estimated time on 2 cores: about" in out
+
+
+def test_a_failed_job_is_repeated_at_the_end_of_the_run(tmp_path):
+    X = np.random.default_rng(0).normal(size=(30, 6))
+    X[3, 1] = np.nan
+    np.save(tmp_path / "gaps.npy", np.column_stack([X, np.repeat([0, 1, 2], 10)]))
+    overlay = tmp_path / "gaps.yaml"
+    overlay.write_text("datasets:\n  own_blobs:\n    path: gaps.npy\n    loader: npy\n    options: {label: -1}\n")
+    proc = snakemake("resources/prepared/zscore/own_blobs.npz", "--cores", "1", "--configfile", str(EXAMPLE),
+                     str(overlay), cwd=tmp_path, check=False)
+    tail = (proc.stdout + proc.stderr).split("Exiting because a job execution failed", 1)[-1]
+    assert proc.returncode != 0
+    assert ("1 job(s) failed" in tail and "rule prepare_dataset, dataset own_blobs: ValueError: dataset 'own_blobs': "
+            "gaps.npy: 1 missing or infinite value(s)" in tail and "[log: logs/prepare/zscore/own_blobs.log]" in tail), tail

@@ -212,7 +212,7 @@ def check_counts(experiments: dict, registry: dict, excluded=()) -> None:
                 continue
             raise ConfigError(
                 f"experiments.{name}.n_features = {exp['n_features']!r} asks for up to {largest} features, but "
-                f"dataset {dataset!r} has d = {shape[1]} (registry) for method(s) {on_inputs}. Use counts <= d, "
+                f"dataset {dataset!r} has d = {shape[1]} (registry, or the local file's header) for method(s) {on_inputs}. Use counts <= d, "
                 "or fractions of d ({fractions: [...]})."
             )
 

@@ -85,12 +85,23 @@ def check_classes(ds: Dataset, name: str) -> None:
 
 
 def atomic_path(path: str | os.PathLike):
-    """A temporary sibling of ``path`` to write to before ``os.replace`` (no half-written outputs)."""
+    """A temporary sibling of ``path`` to write to before ``os.replace`` (no half-written outputs).
+
+    ``mkstemp`` creates it private (0600); it gets the mode of an ordinary new file under the user's umask
+    (0644 under the usual 022), so that collaborators can read the outputs on a shared file system."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.fchmod(fd, 0o666 & ~_umask())
     os.close(fd)
     return Path(tmp)
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: set back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def save_dataset(ds: Dataset, npz_path, json_path=None) -> None:

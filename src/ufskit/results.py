@@ -141,5 +141,12 @@ def dataset_table(summaries: dict[str, dict]) -> str:
              s.get("n_flat", "n/a"), _ratio_cell(s),
              ", ".join(p.get("step", "?") for p in s.get("preprocessing", [])) or "none"]
             for name, s in summaries.items()]
-    return markdown_table(rows, ["dataset", "n", "d", "classes", "class sizes", "flat columns", "spread ratio",
-                                 "preprocessing"])
+    table = markdown_table(rows, ["dataset", "n", "d", "classes", "class sizes", "flat columns", "spread ratio",
+                                  "preprocessing"])
+    index_like = [f"{name}: {', '.join(map(str, s['index_like_columns']))}"
+                  for name, s in summaries.items() if s.get("index_like_columns")]
+    if index_like:
+        table += ("\nColumns that look like a row index (integers, all distinct, in file order), used as features: "
+                  f"{'; '.join(index_like)}. If they are ids, list them in the loader's `drop` option "
+                  "(docs/own-data.md).\n")
+    return table

@@ -1,6 +1,7 @@
 # Config validation, the dataset registry and the input functions shared by every rule; a paper's own input
 # functions are in its folder (src/ufskit/papers/<name>/common.smk, included by its rules.smk).
 
+import atexit
 import os
 import re
 import sys
@@ -12,7 +13,9 @@ from snakemake.utils import validate
 
 from ufskit import config_check
 from ufskit import experiments as ex
+from ufskit import preflight
 from ufskit import readings as READINGS
+from ufskit import run_end
 from ufskit import startup
 from ufskit.metrics.registry import fill_metric_defaults
 from ufskit.registry import dataset_entry, is_local, registry_from_config, source_files
@@ -25,6 +28,7 @@ _CONFIG_FILES = startup.check_config_files(
     startup.config_files_in_merge_order(workflow.configfiles, workflow.config_settings.configfiles), config
 )
 validate(config, schema="../schemas/config.schema.yaml")
+preflight.check_run_names(config)  # before anything looks an experiment of `run` up
 fill_metric_defaults(config["experiments"])  # the metrics' options: checked by their registry, defaults written
 # the alternative readings (config `readings`, `run_readings`): derived experiments under readings/<name>/,
 # validated like the main ones; report folder readings/<name>/<report> -> its reading, base report, experiments
@@ -43,9 +47,19 @@ REGISTRY = registry_from_config(config, REPO)  # config/datasets.yaml + the over
 EXCLUDED = config["data"]["exclude"]
 LOCAL_DATASETS = sorted(n for n, e in REGISTRY["datasets"].items() if is_local(e))
 # every cross-reference (run, datasets, chains, selectors and parameters, counts, protocol, local files), once
+# the local files' loaders and columns, their d (read from the header) for the feature counts, a mirror when offline
+_USED = sorted({d for n in config["run"] for d in config["experiments"][n]["datasets"] if d not in EXCLUDED})
+_LOCAL_D = preflight.check_local_data(REGISTRY, _USED)
+preflight.check_offline(config, REGISTRY, _USED)
 config_check.check_config(
-    config, REGISTRY, "resources/local", "resources/hashcache/local", "resources/hashcache/selectors_checked.sha256"
+    config,
+    preflight.with_local_shapes(REGISTRY, _LOCAL_D),
+    "resources/local",
+    "resources/hashcache/local",
+    "resources/hashcache/selectors_checked.sha256",
 )
+for _warning in preflight.scan_local_tables(REGISTRY, _USED):
+    print(f"Warning: {_warning}", file=sys.stderr)
 
 
 wildcard_constraints:
@@ -67,6 +81,26 @@ if EXCLUDED:
 def shared_script(name):
     """A script of the workflow's scripts/ folder, for a rule of a paper's folder (its own are in its scripts/)."""
     return str(REPO / "scripts" / name)
+
+
+def print_plan_summary():
+    """At the end of a dry run: its jobs per rule and an estimate of their time (ufskit.run_end). Registered at
+    exit, as Snakemake runs no hook after a dry run (and knows whether it is one only once the run starts)."""
+    if workflow.dryrun and workflow.dag is not None:
+        dag = workflow.dag  # as Snakemake's own job stats count them: a dry run marks its jobs finished
+        jobs = [job.rule.name for job in [*dag.needrun_jobs(), *dag.finished_jobs]]
+        print(run_end.plan_summary(jobs, workflow.cores), file=sys.stderr)
+
+
+atexit.register(print_plan_summary)
+
+
+def failed_jobs():
+    """The failed jobs of this run, for the Snakefile's ``onerror`` (ufskit.run_end.failure_summary)."""
+    return [
+        {"rule": job.rule.name, "dataset": job.wildcards_dict.get("dataset"), "log": next(iter(job.log), None)}
+        for job in workflow.scheduler.failed
+    ]
 
 
 # ---- datasets ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import numpy as np
 from ..data import Dataset
 from ..registry import source_files as registry_source_files
 from ..synthetic import FIGURE_READING, nrfs_synthetic
-from ._common import check_options
+from ._common import check_options, index_like_columns
 from .matrices import load_mat, load_rdata_list
 from .newsgroups import load_newsgroups_raw
 from .tables import load_npy, load_npz, load_table
@@ -113,5 +113,5 @@ def load(name: str, entry: dict, raw_root, *, seed: int = 0, sources: dict | Non
     return ds
 
 
-__all__ = ["LOADERS", "load", "load_mat", "load_newsgroups_raw", "load_npy", "load_npz", "load_nrfs_synthetic",
+__all__ = ["LOADERS", "index_like_columns", "load", "load_mat", "load_newsgroups_raw", "load_npy", "load_npz", "load_nrfs_synthetic",
            "load_rdata_list", "load_table", "load_uci", "source_files"]

@@ -47,6 +47,19 @@ def data_file(paths: list[Path], suffixes: tuple[str, ...], loader: str) -> Path
     return paths[0]
 
 
+def index_like_columns(X: np.ndarray) -> list[int]:
+    """The columns of ``X`` (rows in file order) that look like a row index: integer-valued and strictly monotone,
+    so all distinct. Such a column (an id 1..n in a file sorted by class) carries the file's order, not a feature.
+    Fewer than 3 rows tell nothing."""
+    if X.shape[0] < 3:
+        return []
+    with np.errstate(invalid="ignore"):
+        integral = np.all(X == np.round(X), axis=0)
+        steps = np.diff(X, axis=0)
+        monotone = np.all(steps > 0, axis=0) | np.all(steps < 0, axis=0)
+    return np.flatnonzero(integral & monotone).tolist()
+
+
 def check_rows(n_rows: int, path: Path) -> None:
     """ValueError naming ``path`` when it holds fewer than 2 samples (rows): nothing to select features on.
 

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 
 from ..data import Dataset
-from ._common import check_options, check_rows, data_file, select_rows
+from ._common import check_options, check_rows, data_file, index_like_columns, select_rows
 
-_SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": None}
+SEPARATORS = {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": None}
 
 
 def _numeric(frame: pd.DataFrame, path: Path) -> np.ndarray:
@@ -39,8 +39,8 @@ def load_table(paths: list[Path], options: dict, seed: int) -> Dataset:
     the extension: ',' for .csv, tab for .tsv/.tab, sniffed for .txt), ``classes``, ``per_class``.
     """
     opts = check_options(options, "table", required=("label",), optional=("drop", "sep", "classes", "per_class"))
-    path = data_file(paths, tuple(_SEPARATORS), "table")
-    sep = opts.get("sep", _SEPARATORS[path.suffix.lower()])
+    path = data_file(paths, tuple(SEPARATORS), "table")
+    sep = opts.get("sep", SEPARATORS[path.suffix.lower()])
     try:
         frame = pd.read_csv(path, sep=sep, engine="python" if sep is None else "c")
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as e:
@@ -57,7 +57,8 @@ def load_table(paths: list[Path], options: dict, seed: int) -> Dataset:
     X = _numeric(features, path)
     rows, y, info = select_rows(labels.to_numpy(), classes=opts.get("classes"), per_class=opts.get("per_class"),
                                 seed=seed)
-    info.update(label_column=opts["label"], dropped_columns=list(opts.get("drop", [])))
+    info.update(label_column=opts["label"], dropped_columns=list(opts.get("drop", [])),
+                index_like_columns=[str(features.columns[i]) for i in index_like_columns(X)])
     return Dataset(X[rows], y, np.asarray(features.columns, dtype=str), info)
 
 
@@ -101,4 +102,5 @@ def _from_arrays(X, labels, opts, seed, path: Path, info: dict) -> Dataset:
         raise ValueError(f"{path.name}: {int(bad.sum())} missing or infinite value(s), first in column "
                          f"{int(np.nonzero(bad)[1][0])}; impute or drop them first.")
     rows, y, row_info = select_rows(labels, classes=opts.get("classes"), per_class=opts.get("per_class"), seed=seed)
-    return Dataset(X[rows], y, None, {**info, **row_info})
+    index_like = [f"feature {i}" for i in index_like_columns(X)]  # feature columns, counted from 0
+    return Dataset(X[rows], y, None, {**info, **row_info, "index_like_columns": index_like})

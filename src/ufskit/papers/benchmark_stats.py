@@ -34,13 +34,13 @@ from ..results import higher_is_better
 from ..tables import markdown_table
 from . import REFERENCE  # the selector class whose draws are the chance reference
 from . import benchmark as B
+from .chance_band import BAND  # the quantiles of Random's draws shown as its band
 
 ALPHA = 0.05
-BAND = (0.05, 0.95)  # the quantiles of Random's draws shown as its band
 TESTED_METRICS = tuple(m for m in B.METRICS if m != "fit_seconds")  # a random order costs no time: no test
 VERDICTS = ("better", "not distinguishable", "worse")
-STATS_COLUMNS = ["metric", "n_datasets", "n_methods", "friedman_chi2", "friedman_p", "critical_difference",
-                 "method", "mean_rank", "other", "nemenyi_p"]
+STATS_COLUMNS = ["metric", "n_datasets", "n_methods", "friedman_chi2", "friedman_p", "friedman_min_p",
+                 "critical_difference", "method", "mean_rank", "other", "nemenyi_p"]
 VS_COLUMNS = ["family", "dataset", "method", "metric", "value", "runs", "random", "draws", "random_p05",
               "random_p95", "percentile", "t", "p", "p_holm", "verdict"]
 
@@ -72,21 +72,50 @@ def critical_difference(n_methods: int, n_datasets: int, alpha: float = ALPHA) -
     return float(q_alpha * np.sqrt(n_methods * (n_methods + 1) / (6 * n_datasets)))
 
 
+def smallest_friedman_p(n_datasets: int, n_methods: int) -> float:
+    """The smallest p-value the Friedman test can give on ``n_datasets`` x ``n_methods``, whatever the data.
+
+    It is reached when every dataset ranks the methods alike: chi2 = N (k - 1), with k - 1 degrees of freedom.
+    At or above alpha, the test cannot reject: "no difference" then says nothing about the methods.
+    """
+    from scipy import stats
+
+    return float(stats.chi2.sf(n_datasets * (n_methods - 1), n_methods - 1))
+
+
+def datasets_needed(n_methods: int, alpha: float = ALPHA) -> int:
+    """The fewest datasets on which the Friedman test can reject at ``alpha`` for ``n_methods`` methods."""
+    n = 2
+    while smallest_friedman_p(n, n_methods) >= alpha:
+        n += 1
+    return n
+
+
+def undecidable(res: dict, alpha: float = ALPHA) -> str:
+    """Why the Friedman test of ``res`` cannot reject at ``alpha`` whatever the data, or "" when it can."""
+    if not res["min_p"] >= alpha:  # NaN (no test) is said elsewhere
+        return ""
+    return (f"cannot decide: with {res['n_datasets']} datasets and {res['n_methods']} methods the Friedman p is at "
+            f"least {res['min_p']:.2g} whatever the data (alpha {alpha}); it needs "
+            f"{datasets_needed(res['n_methods'], alpha)} datasets or more")
+
+
 def friedman_nemenyi(ranks: pd.DataFrame) -> dict:
     """Friedman chi-square and p, mean ranks, Nemenyi p-values and critical difference of a rank block.
 
     ``ranks`` is datasets x methods. With fewer than 3 methods or 2 datasets
-    there is no test (NaN statistics, Nemenyi p-values of 1).
+    there is no test (NaN statistics, Nemenyi p-values of 1). ``min_p``: the smallest p these N and k allow.
     """
     import scikit_posthocs as sp
     from scipy import stats
 
     n, k = ranks.shape
     mean = ranks.mean(axis=0)
-    out = {"n_datasets": n, "n_methods": k, "mean_ranks": mean, "chi2": np.nan, "p": np.nan,
+    out = {"n_datasets": n, "n_methods": k, "mean_ranks": mean, "chi2": np.nan, "p": np.nan, "min_p": np.nan,
            "cd": np.nan, "nemenyi": pd.DataFrame(1.0, index=mean.index, columns=mean.index)}
     if k < 3 or n < 2:
         return out
+    out["min_p"] = smallest_friedman_p(n, k)
     if (ranks.nunique(axis=1) == 1).all():  # every dataset ties every method: nothing to tell apart
         return {**out, "chi2": 0.0, "p": 1.0, "cd": critical_difference(k, n)}
     result = stats.friedmanchisquare(*(ranks[m].to_numpy() for m in ranks.columns))
@@ -110,7 +139,8 @@ def benchmark_stats(summary: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, dict
         for method, rank in res["mean_ranks"].items():
             for other in res["mean_ranks"].index.drop(method):
                 rows.append({"metric": metric, "n_datasets": res["n_datasets"], "n_methods": res["n_methods"],
-                             "friedman_chi2": res["chi2"], "friedman_p": res["p"], "critical_difference": res["cd"],
+                             "friedman_chi2": res["chi2"], "friedman_p": res["p"], "friedman_min_p": res["min_p"],
+                             "critical_difference": res["cd"],
                              "method": method, "mean_rank": rank, "other": other,
                              "nemenyi_p": res["nemenyi"].loc[method, other]})
     return pd.DataFrame(rows, columns=STATS_COLUMNS), results
@@ -138,11 +168,17 @@ def stats_markdown(results: dict[str, dict], alpha: float = ALPHA, heading: str 
         f"(Demsar 2006), at alpha = {alpha}. Ranks are those of {values}, 1 = best, recomputed within the "
         "complete block: a method that did not run on every dataset is left out of that metric's test. "
         "Pairs are only declared different when the Friedman test rejects. CD: the critical difference of "
-        f"mean ranks; figure `{figure}`.\n",
+        f"mean ranks; figure `{figure}`. Smallest p: the smallest p-value the test can give these numbers of "
+        "datasets and methods, whatever the data (every dataset ranking the methods alike).\n",
     ]
     rows = [[B.METRIC_LABELS[m], str(r["n_datasets"]), str(r["n_methods"]), B._fmt(r["chi2"], 4), _pfmt(r["p"]),
-             B._fmt(r["cd"], 3), ", ".join(r["left_out"]) or "–"] for m, r in results.items()]
-    parts.append(markdown_table(rows, ["metric", "datasets", "methods", "Friedman χ²", "p", "CD", "left out"]))
+             _pfmt(r["min_p"]) + (" (cannot decide)" if undecidable(r, alpha) else ""), B._fmt(r["cd"], 3),
+             ", ".join(r["left_out"]) or "–"] for m, r in results.items()]
+    parts.append(markdown_table(rows, ["metric", "datasets", "methods", "Friedman χ²", "p", "smallest p", "CD",
+                                       "left out"]))
+    blind = {undecidable(r, alpha) for r in results.values()} - {""}
+    parts += [f"**The test cannot decide**: {why}. \"No difference\" below says nothing about the methods; add "
+              "datasets to compare them.\n" for why in sorted(blind)]
     methods = list(dict.fromkeys(m for r in results.values() for m in r["mean_ranks"].index))
     rows = [[m] + [B._fmt(r["mean_ranks"].get(m, np.nan), 3) for r in results.values()] for m in methods]
     parts += ["## Mean ranks in the tests (1 = best)\n",
@@ -164,10 +200,15 @@ def cd_figure(results: dict[str, dict], alpha: float = ALPHA, heading: str = B.T
 
     metrics = list(results)
     rows = max(1, max(r["n_methods"] for r in results.values()) + 1) // 2  # label rows under each axis
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(11, (1.0 + 0.24 * rows) * len(metrics) + 0.6),
+    # more than 3 panels in two columns: a figure wider than tall, whole in a browser window at the report's width
+    ncols = 2 if len(metrics) > 3 else 1
+    nrows = -(-len(metrics) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(11 if ncols == 1 else 17, (1.0 + 0.24 * rows) * nrows + 0.9),
                              squeeze=False, layout="constrained")
     fig.get_layout_engine().set(w_pad=1.3)  # the method labels are drawn outside the axes: room on both sides
-    for ax, metric in zip(axes[:, 0], metrics):
+    for ax in axes.flat[len(metrics):]:
+        ax.set_axis_off()
+    for ax, metric in zip(axes.flat, metrics):
         res = results[metric]
         direction = "higher" if higher_is_better(metric) else "lower"
         title = f"{B.METRIC_LABELS[metric]} ({direction} is better)"
@@ -181,7 +222,9 @@ def cd_figure(results: dict[str, dict], alpha: float = ALPHA, heading: str = B.T
         sp.critical_difference_diagram(mean, _different(res, alpha), ax=ax, color_palette=palette,
                                        label_props={"fontsize": 8}, label_fmt_left="{label} ({rank:.2f})",
                                        label_fmt_right="({rank:.2f}) {label}")
-        verdict = "differ" if res["p"] < alpha else "no difference shown"
+        verdict = "differ" if res["p"] < alpha else (undecidable(res, alpha) or "no difference shown")
+        if undecidable(res, alpha):  # on lines of its own, within the panel's width
+            verdict = "\n" + verdict.replace(" the Friedman p", "\nthe Friedman p") + "\n"
         ax.set_title(f"{title}: Friedman χ² {res['chi2']:.3g}, p {_pfmt(res['p'])} ({verdict}); "
                      f"{res['n_datasets']} datasets, CD {res['cd']:.2f}"
                      + (f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else ""),

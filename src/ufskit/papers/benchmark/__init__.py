@@ -34,6 +34,7 @@ from ...metrics import registry
 from ...plots import finish, panel_grid
 from ...results import higher_is_better
 from ...tables import markdown_table
+from ..chance_band import MARK, NOTE, below_by_dataset, below_random
 from ..spec import PaperSpec
 
 if TYPE_CHECKING:  # matplotlib is imported where a figure is drawn: the workflow's start-up loads none
@@ -122,7 +123,7 @@ def _counts(metrics: pd.DataFrame) -> pd.Series:
 
 
 def summary_table(metrics: pd.DataFrame, planned: pd.DataFrame) -> pd.DataFrame:
-    """Per planned (dataset, method) and metric: value, repetitions, counts, rank and status.
+    """Per planned (dataset, method) and metric: value, repetitions, counts, rank, below Random's band, status.
 
     ``metrics`` is the concatenated long table of the experiments (columns
     dataset, method, params, rep, n_features, metric, value); each method has
@@ -146,7 +147,9 @@ def summary_table(metrics: pd.DataFrame, planned: pd.DataFrame) -> pd.DataFrame:
     grid = planned.merge(pd.DataFrame({"metric": reported(runs)}), how="cross")
     table = grid.merge(values, on=["dataset", "method", "metric"], how="left")
     table["rank"] = _ranks(table)
-    return table[PLAN_COLUMNS[:5] + ["params", "metric", "value", "reps", "counts", "rank", "status"]]
+    table = table.merge(below_random(runs, planned, OK), on=["dataset", "method", "metric"], how="left")
+    table["below_random"] = table["below_random"].astype("boolean").fillna(False)
+    return table[PLAN_COLUMNS[:5] + ["params", "metric", "value", "reps", "counts", "rank", "below_random", "status"]]
 
 
 def _ranks(table: pd.DataFrame) -> pd.Series:
@@ -230,6 +233,10 @@ def summary_markdown(summary: pd.DataFrame, ranks: pd.DataFrame, protocol: str, 
         parts.append(f"Not ranked (features of a derived space, not original features): {', '.join(unranked)}; "
                      "their values are in the tables below.\n")
     parts.append(_status_section(summary))
+    below = below_by_dataset(summary)
+    if below:
+        parts += ["## Below Random's band\n", NOTE + "\n",
+                  markdown_table([[d, "; ".join(m)] for d, m in below.items()], ["dataset", "method (metrics)"])]
     for metric in metrics:
         direction = "higher" if higher_is_better(metric) else "lower"
         parts += [f"## {METRIC_LABELS[metric]} (`{metric}`, {direction} is better)\n", _metric_table(summary, metric,
@@ -262,7 +269,8 @@ def _metric_table(summary: pd.DataFrame, metric: str, methods: list[str]) -> str
             if r["status"] != OK:
                 row.append(_short_status(r["status"]))
             else:
-                row.append(_fmt(r["value"]) + ("" if pd.isna(r["rank"]) else f" ({r['rank']:g})"))
+                row.append(_fmt(r["value"]) + ("" if pd.isna(r["rank"]) else f" ({r['rank']:g})")
+                           + (f" {MARK}" if r.get("below_random") else ""))
         rows.append(row)
     return markdown_table(rows, ["family", "dataset"] + methods)
 
@@ -290,31 +298,42 @@ def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full
     family = summary.drop_duplicates("dataset").set_index("dataset")["family"].reindex(datasets)
     breaks = [i - 0.5 for i in range(1, len(datasets)) if family.iloc[i] != family.iloc[i - 1]]
     for ax, metric in zip(axes[1:], metrics):
-        part = summary[summary["metric"] == metric].pivot(index="method", columns="dataset", values="rank")
-        _matrix(ax, part.reindex(index=order, columns=datasets).to_numpy(), norm, fmt="{:g}")
+        part = summary[summary["metric"] == metric]
+        grid = {k: part.pivot(index="method", columns="dataset", values=k).reindex(index=order, columns=datasets)
+                for k in ("rank", "value")}  # coloured by rank, labelled with the value
+        _matrix(ax, grid["rank"].to_numpy(), norm, fmt="{:.3g}", labels=grid["value"].to_numpy())
+        below = summary[(summary["metric"] == metric) & summary["below_random"].fillna(False).astype(bool)]
+        for method, dataset in zip(below["method"], below["dataset"]):  # below Random's band: a red dashed box
+            if method in order:
+                ax.add_patch(Rectangle((datasets.index(dataset) - 0.45, order.index(method) - 0.45), 0.9, 0.9,
+                                       fill=False, edgecolor="red", linestyle="--", linewidth=1.2))
         labels = [f"{d} (not obtained)" if d in absent else d for d in datasets]
         ax.set_xticks(range(len(datasets)), labels, rotation=60, ha="right", fontsize=6)
         for x in breaks:  # one block of columns per family
             ax.axvline(x, color="white", linewidth=2.5)
         direction = "higher" if higher_is_better(metric) else "lower"
-        ax.set_title(f"{METRIC_LABELS[metric]} ({direction} is better): rank per dataset", fontsize=9)
+        ax.set_title(f"{METRIC_LABELS[metric]} ({direction} is better): value per dataset, coloured by rank",
+                     fontsize=9)
     for ax in axes:
         ax.set_yticks(range(len(order)), order, fontsize=7)
     fig.colorbar(image, ax=axes, shrink=0.4, label="rank (1 = best)")
     title = (f"{heading} on {len(datasets)} dataset{'s' * (len(datasets) > 1)}: ranks of the selectors "
              "(value = mean over the evaluated feature counts; rows: best K-means and KNN mean rank first; "
-             "blank = not run or not obtained; white lines: dataset families)")
+             "blank = not run or not obtained; white lines: dataset families; red dashed box: below Random's band "
+             "on that dataset, see docs/results.md)")
     return finish(fig, axes, title=title, protocol=protocol, legend=False)
 
 
-def _matrix(ax, values: np.ndarray, norm: Normalize, *, fmt: str):
-    """A rank matrix coloured from dark (rank 1) to light, each cell annotated; NaN cells stay blank."""
+def _matrix(ax, values: np.ndarray, norm: Normalize, *, fmt: str, labels: np.ndarray | None = None):
+    """A rank matrix coloured from dark (rank 1) to light, each cell annotated with its rank (or with ``labels``,
+    e.g. the values ranked); NaN cells stay blank."""
     image = ax.imshow(np.ma.masked_invalid(values), cmap="YlGnBu_r", norm=norm, aspect="auto")
     ax.set_facecolor("0.93")
+    labels = values if labels is None else labels
     for (i, j), value in np.ndenumerate(values):
         if np.isfinite(value):
             dark = norm(value) < 0.45
-            ax.text(j, i, fmt.format(value), ha="center", va="center", fontsize=6,
+            ax.text(j, i, fmt.format(labels[i, j]), ha="center", va="center", fontsize=6,
                     color="white" if dark else "black")
     return image
 
