@@ -22,3 +22,19 @@ from threadpoolctl import threadpool_limits
 def single_threaded_blas():
     """Context manager: BLAS and LAPACK calls inside run on one thread (restored on exit)."""
     return threadpool_limits(limits=1, user_api="blas")
+
+
+def blas_kernel() -> str:
+    """The BLAS kernel numpy runs on (OpenBLAS's core type, e.g. "Haswell", "SkylakeX"), or its library's name.
+
+    Two machines with different kernels sum in different orders: results agree to round-off, or within a
+    metric's tolerance where a K-means start or a nearest-neighbour tie flips on a last bit
+    (docs/readings-and-tolerances.md); on one kernel a rerun is identical bit for bit.
+    """
+    import numpy  # noqa: F401  (threadpoolctl sees only the BLAS of libraries already loaded)
+    from threadpoolctl import threadpool_info
+
+    blas = [info for info in threadpool_info() if info.get("user_api") == "blas"]
+    if not blas:
+        return "unknown"
+    return blas[0].get("architecture") or blas[0].get("internal_api", "unknown")

@@ -3,9 +3,9 @@
 A results folder is read as *cells*: one per (file, row, column) of every CSV table a reader looks at (the
 scorecard, each paper's tables and claims, each experiment's summary; not the per-run metric and selection
 files). Measured times are left out: they are measured, not computed. A row is named by its text and integer
-columns (dataset, method, metric, count, ...), with any decimal number written inside a text (a claim's
-"70.1 vs 67.3") masked, so that a number moving in the last digits does not rename its row; the numbers
-themselves are compared in the float columns they come from.
+columns (dataset, method, metric, count, ...), with any number written inside a text (a claim's "70.1 vs
+67.3", "on 4/6 datasets") masked, so that a number moving does not rename its row, and rows whose names are
+then equal numbered in file order; the numbers themselves are compared in the columns they come from.
 
 Two sets of cells are compared cell by cell. A float cell is
 
@@ -38,7 +38,7 @@ VERDICTS = ("outcome", "verdict", "within_tolerance", "reproduced_beats_chance",
 CLAIM_VERDICTS = {"scorecard.csv": "outcome", "claims.csv": "verdict"}  # file name -> its claim-verdict column
 # Round-off between machines: float cells no published metric covers (statistics, spectra, ranks of means)
 NUMERIC = {"absolute": 1e-9, "relative": 1e-6}
-_DECIMAL = re.compile(r"[-+]?\d*\.\d+(?:[eE][-+]?\d+)?|[-+]?\d+[eE][-+]?\d+")
+_NUMBER = re.compile(r"[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?")
 
 
 def _is_time(text) -> bool:
@@ -64,12 +64,17 @@ def output_files(results: Path) -> list[str]:
                   if p.suffix in OUTPUT_SUFFIXES and not INTERMEDIATE & set(p.relative_to(results).parts[:-1]))
 
 
+def _label(value) -> str:
+    """A key cell as part of a row's name: integers as they are, numbers inside a text masked ("55 %" -> "# %")."""
+    return _NUMBER.sub("#", value) if isinstance(value, str) else _text(value)
+
+
 def _table_cells(frame: pd.DataFrame, name: str) -> list[tuple]:
     values = [c for c in frame.columns if pd.api.types.is_float_dtype(frame[c]) or c in VERDICTS]
     keys = [c for c in frame.columns if c not in values]
     timed = frame[keys].map(_is_time).any(axis=1) if keys else pd.Series(False, index=frame.index)
     metric = frame["metric"].astype(str) if "metric" in frame else pd.Series("", index=frame.index)
-    labels = ["|".join(_DECIMAL.sub("#", _text(v)) for v in row) for row in frame[keys].itertuples(index=False)]
+    labels = ["|".join(_label(v) for v in row) for row in frame[keys].itertuples(index=False)]
     seen: dict[str, int] = {}
     rows = []
     for i in np.flatnonzero(~timed.to_numpy()):
