@@ -11,7 +11,7 @@
         --sets 20 --kmeans-starts 100 --out docs/fidelity/nrfs_synthetic_per_set.csv
         # how often ONE data set (Table I's unit) of each such point meets the test
 
-Objective and search: ``ufskit.papers.nrfs_calibration`` (sum of squared NMI differences to the
+Objective and search: ``ufskit.papers.nrfs.calibration`` (sum of squared NMI differences to the
 published K-means, NJW, SPEC, LS, MCFS, NDFS values, both columns; NRFS never counts). The
 baselines' parameters are those of the full config's ``nrfs_synthetic`` experiment; to keep a
 point cheap each method is fitted once per generator seed and clustered with ``--kmeans-starts``

@@ -1,4 +1,4 @@
-"""Calibration of the NRFS synthetic generator and its sensitivity sweep (ufskit.papers.nrfs_calibration)."""
+"""Calibration of the NRFS synthetic generator and its sensitivity sweep (ufskit.papers.nrfs.calibration)."""
 
 from __future__ import annotations
 

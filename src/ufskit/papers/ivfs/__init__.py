@@ -7,7 +7,7 @@ whose k values share one fit; any other method one shard), and one job of the
 generic batched rule fits and evaluates every setting and repetition of a shard
 (``shard_runs``: the runs as data for ``ufskit.runs.run_batched``; ``run_metrics``:
 the protocol's persistence options). The tables, figures and claims are in
-``ufskit.papers.ivfs_report``.
+``ufskit.papers.ivfs.report``.
 
 An IVFS experiment's ``protocol`` (checked by ``check_protocol``):
 
