@@ -34,6 +34,7 @@ BUILT_IN = {
     "NRFS": "nrfs",
     "IVFS": "ivfs",
     "GLSPFS": "glspfs",
+    "JELSR": "jelsr",
     "Random": "random",
 }
 # the contract's helpers -> their module, also imported when first used (order_from_ranking without scikit-learn)
