@@ -35,6 +35,7 @@ BUILT_IN = {
     "IVFS": "ivfs",
     "GLSPFS": "glspfs",
     "JELSR": "jelsr",
+    "FSASL": "fsasl",
     "Random": "random",
 }
 # the contract's helpers -> their module, also imported when first used (order_from_ranking without scikit-learn)
