@@ -40,6 +40,8 @@ BUILT_IN = {
     "SOGFS": "sogfs",
     "InfFS": "inffs",
     "DGUFS": "dgufs",
+    "JELSR": "jelsr",
+    "FSASL": "fsasl",
     "Random": "random",
 }
 # the contract's helpers -> their module, also imported when first used (order_from_ranking without scikit-learn)
