@@ -48,7 +48,15 @@ EXCLUDED = config["data"]["exclude"]
 LOCAL_DATASETS = sorted(n for n, e in REGISTRY["datasets"].items() if is_local(e))
 # every cross-reference (run, datasets, chains, selectors and parameters, counts, protocol, local files), once
 # the local files' loaders and columns, their d (read from the header) for the feature counts, a mirror when offline
-_USED = sorted({d for n in config["run"] for d in config["experiments"][n]["datasets"] if d not in EXCLUDED})
+# (an unknown dataset is left to check_config, which names it with a did-you-mean)
+_USED = sorted(
+    {
+        d
+        for n in config["run"]
+        for d in config["experiments"][n]["datasets"]
+        if d not in EXCLUDED and d in REGISTRY["datasets"]
+    }
+)
 _LOCAL_D = preflight.check_local_data(REGISTRY, _USED)
 preflight.check_offline(config, REGISTRY, _USED)
 config_check.check_config(
