@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 from selector_checks import make_planted
+from test_adversarial_inputs import default
 
 from ufskit.preprocess import drop_constant
 from ufskit.selectors import MCFS, SELECTORS, UDFS, Variance
@@ -22,11 +23,6 @@ from ufskit.validation import SCALE_WARN_FACTOR, ScaleWarning, column_extremes, 
 
 NAMES = sorted(SELECTORS)
 WIDE = 3  # the column the cases rescale
-
-
-def default(name):
-    est = SELECTORS[name]()
-    return est.set_params(random_state=0) if "random_state" in est.get_params() else est
 
 
 def fit(est, X):
