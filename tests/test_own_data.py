@@ -115,8 +115,9 @@ def test_overlay_datasets_are_checked_with_the_registry(tmp_path):
     with pytest.raises(RegistryError, match=r"sources.mine_src.files\[0\].sha256: must be 64"):
         merge_overlay(REGISTRY, {"mine_src": {**remote["mine_src"], "files": [{"path": "m.mat", "url": None,
                                                                                "sha256": "abc"}], "mirrored": True}}, None)
-    with pytest.raises(RegistryError, match=r"datasets.mine: missing key\(s\) 'description'"):
-        merge_overlay(REGISTRY, None, {"mine": {"path": "x.csv", "loader": "table"}})
+    assert "description" not in merge_overlay(REGISTRY, None, {"mine": {"path": "x.csv", "loader": "table"}})["datasets"]["mine"]
+    with pytest.raises(RegistryError, match=r"datasets.mine: missing key\(s\) 'loader'"):
+        merge_overlay(REGISTRY, None, {"mine": {"path": "x.csv"}})
     with pytest.raises(RegistryError, match=r"\['wine'\] already in the registry"):
         merge_overlay(REGISTRY, None, {"wine": local_entry("x.csv", "table", label="y")})
     with pytest.raises(RegistryError, match="unknown source 'nope'"):
