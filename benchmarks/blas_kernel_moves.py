@@ -6,7 +6,8 @@ Run the same protocol twice on one machine, once with the default kernel and onc
 (``OPENBLAS_CORETYPE=Sandybridge snakemake ...``; threadpoolctl's ``architecture`` names the kernel in use),
 then compare the two results folders with ``ufskit.compare``: the script prints, per (file, column), how many
 cells differ at all and the largest absolute and relative move with the tolerance that applies (the scorecard's
-for the cell's metric, else round-off), then every cell beyond it and every verdict that changed.
+for the cell's metric in the scorecard, round-off in other tables), then every scorecard cell beyond its
+tolerance and every verdict or row name that changed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ufskit.compare import BEYOND, IDENTICAL, NUMERIC, VERDICTS, compare_runs, tolerance_for
+from ufskit.compare import BEYOND, IDENTICAL, MOVED, NUMERIC, VERDICTS, cell_tolerance, compare_runs
 from ufskit.configio import load_yaml
 
 
@@ -30,10 +31,11 @@ def moves(result_cells: pd.DataFrame, tolerances: dict) -> pd.DataFrame:
     numeric["abs_move"] = (a - b).abs()
     numeric["rel_move"] = numeric["abs_move"] / b.abs().where(b != 0)
     numeric["moved"] = numeric["status"] != IDENTICAL
-    numeric["tolerance"] = [str(tolerance_for(m, c, tolerances)) for m, c in zip(numeric["metric"], numeric["column"])]
+    numeric["tolerance"] = [str(cell_tolerance(f, m, c, tolerances))
+                            for f, m, c in zip(numeric["file"], numeric["metric"], numeric["column"])]
     out = numeric.groupby(["file", "column", "tolerance"]).agg(
         cells=("value", "size"), moved=("moved", "sum"), largest_abs=("abs_move", "max"),
-        largest_rel=("rel_move", "max"), beyond=("status", lambda s: int((s == BEYOND).sum())))
+        largest_rel=("rel_move", "max"), beyond=("status", lambda s: int(s.isin([BEYOND, MOVED]).sum())))
     return out[out["moved"] > 0].sort_values("largest_rel", ascending=False).reset_index()
 
 
@@ -54,7 +56,7 @@ def main() -> None:
         print(f"\ncolumns with moved cells: {len(table)}; the {args.top} largest relative moves:")
         print(table.head(args.top).to_string(index=False))
         beyond = cells[cells["status"] == BEYOND]
-        print(f"\ncells beyond tolerance or verdicts changed: {len(beyond)}")
+        print(f"\nscorecard cells beyond tolerance, verdicts or row names changed: {len(beyond)}")
         if len(beyond):
             print(beyond[["file", "row", "column", "value", "value_reference"]].to_string(index=False))
     print(f"\nlargest relative move of any moved cell: {np.nanmax(table['largest_rel']) if len(table) else 0:.3g}")

@@ -9,13 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ufskit import compare as cmp
 from ufskit.cli import main
-from ufskit.compare import BEYOND, IDENTICAL, NUMERIC, WITHIN, cells, compare_runs, read_cells, within, write_cells
+from ufskit.compare import BEYOND, IDENTICAL, MOVED, WITHIN, cells, compare_runs, read_cells, within, write_cells
 
 TOLERANCES = {"knn_acc": {"absolute": 2.0}, "w11": {"relative": 0.25}, "fit_seconds": {"factor": 3.0}}
 
 
-def make_run(root, *, knn=93.4, w11=0.25, verdict="holds", statistic=7.123456789, extra_row=False):
+def make_run(root, *, knn=93.4, w11=0.25, verdict="holds", statistic=7.123456789, extra_row=False, n_datasets=4):
     """A small results folder: a scorecard (two numbers, a claim), a paper table, its claims, a figure, a
     benchmark statistic no published metric covers, and files that are not compared (times, per-run metrics)."""
     card = pd.DataFrame({
@@ -35,7 +36,7 @@ def make_run(root, *, knn=93.4, w11=0.25, verdict="holds", statistic=7.123456789
         root / "ivfs/claims.csv", index=False)
     (root / "ivfs/fig2.png").write_bytes(b"png")
     (root / "benchmark").mkdir()
-    pd.DataFrame({"test": ["friedman"], "statistic": [statistic], "n_datasets": [4]}).to_csv(
+    pd.DataFrame({"test": ["friedman"], "statistic": [statistic], "n_datasets": [n_datasets]}).to_csv(
         root / "benchmark/stats.csv", index=False)
     (root / "ivfs/metrics").mkdir()
     pd.DataFrame({"value": [np.random.default_rng().random()]}).to_csv(root / "ivfs/metrics/rep0.csv", index=False)
@@ -70,21 +71,25 @@ def test_times_and_per_run_files_are_not_compared(tmp_path):
 def test_a_number_moved_beyond_its_tolerance_fails_and_is_named(tmp_path, capsys):
     ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine", knn=90.9)  # 2.5 points: beyond 2
     code, out = run_cli(tmp_path, mine, ref, capsys)
-    assert code == 1
-    assert "ivfs/table1.csv [lymphoma|IVFS|knn_acc] reproduced: 90.900000000000006 (reference 93.400000000000006)" in out
-    assert "scorecard.csv" in out and "differs:" in out
+    assert code == 1 and "differs:" in out
+    beyond = [line for line in out.splitlines() if line.startswith("  beyond: scorecard.csv")]
+    assert len(beyond) == 1 and "|lymphoma|IVFS|knn_acc|" in beyond[0], out
+    assert beyond[0].endswith("reproduced: 90.900000000000006 (reference 93.400000000000006)")
+    # the paper table's copy of the number is listed as moved: other tables inform, the scorecard decides
+    assert "  moved: ivfs/table1.csv [lymphoma|IVFS|knn_acc] reproduced: 90.900000000000006" in out
 
 
 def test_a_number_within_its_tolerance_agrees(tmp_path, capsys):
     ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine", knn=92.0, w11=0.3)  # 1.4 points, 20 %
     result = compare_runs(mine, ref, TOLERANCES)
-    moved = result.cells[result.cells["status"] == WITHIN]
-    assert set(moved["column"]) == {"reproduced"} and len(moved) == 3  # scorecard knn, w11; table knn
+    within_tol, moved = result.of(WITHIN), result.of(MOVED)
+    assert set(within_tol["file"]) == {"scorecard.csv"} and len(within_tol) == 2  # knn and w11, the metrics' units
+    assert list(moved["file"]) == ["ivfs/table1.csv"]  # beyond round-off in a table the scorecard does not hold
     assert result.agrees
     # the claim's text, which writes the number, names the same row: its decimals are masked in the row's name
-    assert (result.cells["status"].isin([IDENTICAL, WITHIN])).all()
+    assert (result.cells["status"].isin([IDENTICAL, WITHIN, MOVED])).all()
     code, out = run_cli(tmp_path, mine, ref, capsys)
-    assert code == 0 and "overall: agrees" in out
+    assert code == 0 and "overall: agrees" in out and "(1 cells of other tables moved beyond round-off)" in out
 
 
 def test_a_changed_claim_verdict_fails(tmp_path, capsys):
@@ -95,13 +100,32 @@ def test_a_changed_claim_verdict_fails(tmp_path, capsys):
     assert code == 1 and "claim verdicts changed: 2" in out
 
 
-def test_a_statistic_no_metric_covers_is_held_to_round_off(tmp_path):
+def test_a_statistic_is_held_to_round_off_and_its_move_is_listed_not_failed(tmp_path):
     ref = make_run(tmp_path / "ref")
-    close = make_run(tmp_path / "close", statistic=7.123456789 * (1 + 1e-9))
-    far = make_run(tmp_path / "far", statistic=7.2)
-    assert compare_runs(close, ref, TOLERANCES).agrees
-    result = compare_runs(far, ref, TOLERANCES)
-    assert list(result.of(BEYOND)["column"]) == ["statistic"]
+    close = compare_runs(make_run(tmp_path / "close", statistic=7.123456789 * (1 + 1e-9)), ref, TOLERANCES)
+    assert list(close.of(WITHIN)["column"]) == ["statistic"] and close.agrees
+    far = compare_runs(make_run(tmp_path / "far", statistic=7.2), ref, TOLERANCES)
+    assert list(far.of(MOVED)["column"]) == ["statistic"] and far.of(BEYOND).empty and far.agrees
+
+
+def test_a_metric_in_other_units_is_not_held_to_the_scorecard_tolerance(tmp_path):
+    """A benchmark summary's K-means accuracy is a fraction: the scorecard's 2 points must not cover 0.05 there."""
+    ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine")
+    for root, acc in ((ref, 0.90), (mine, 0.95)):
+        pd.DataFrame({"dataset": ["wine"], "method": ["LS"], "metric": ["knn_acc"], "mean": [acc]}).to_csv(
+            root / "benchmark/summary.csv", index=False)
+    result = compare_runs(mine, ref, TOLERANCES)
+    assert list(result.of(MOVED)["file"]) == ["benchmark/summary.csv"]
+
+
+def test_a_row_renamed_by_a_changed_integer_fails(tmp_path, capsys):
+    """A count in an integer column names its row; a changed count is a difference, not a row on each side."""
+    ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine", n_datasets=5)
+    result = compare_runs(mine, ref, TOLERANCES)
+    renamed = result.of(BEYOND)
+    assert set(renamed["file"]) == {"benchmark/stats.csv"} and set(renamed["row"]) == {"friedman|4", "friedman|5"}
+    code, _ = run_cli(tmp_path, mine, ref, capsys)
+    assert code == 1
 
 
 def test_a_partial_run_compares_what_it_has_and_says_what_it_has_not(tmp_path, capsys):
@@ -152,5 +176,5 @@ def test_without_any_tolerances_it_says_where_it_looked(tmp_path, capsys, monkey
 def test_within_is_symmetric_for_factors_and_strict_about_nan():
     assert within(2.0, 5.9, {"factor": 3.0}) and not within(2.0, 6.1, {"factor": 3.0})
     assert within(-2.0, -5.9, {"factor": 3.0})
-    assert within(np.nan, np.nan, NUMERIC) and not within(1.0, np.nan, NUMERIC) and not within(np.nan, 1.0, NUMERIC)
-    assert within(100.0, 100.0001, NUMERIC) and not within(100.0, 100.001, NUMERIC)
+    assert within(np.nan, np.nan, cmp.NUMERIC) and not within(1.0, np.nan, cmp.NUMERIC) and not within(np.nan, 1.0, cmp.NUMERIC)
+    assert within(100.0, 100.0001, cmp.NUMERIC) and not within(100.0, 100.001, cmp.NUMERIC)

@@ -7,17 +7,23 @@ columns (dataset, method, metric, count, ...), with any number written inside a 
 67.3", "on 4/6 datasets") masked, so that a number moving does not rename its row, and rows whose names are
 then equal numbered in file order; the numbers themselves are compared in the columns they come from.
 
-Two sets of cells are compared cell by cell. A float cell is
+Two sets of cells are compared cell by cell. The scorecard decides; the other tables inform:
 
-- **identical** when its text (17 significant digits) is the same,
-- **within tolerance** when ``|mine - reference| <= max(absolute, relative x |reference|)`` for the tolerance of
-  its metric (the scorecard's ``scorecard.tolerances``: the row's ``metric`` or the column's name), or, for a
-  cell no published metric covers, within ``NUMERIC`` (round-off: another BLAS kernel sums in another order),
-- **beyond tolerance** otherwise (NaN on one side only is beyond).
+- a cell of the **scorecard** (``scorecard.csv``: every number in the published unit of its metric) is
+  **identical** when its text (17 significant digits) is the same, **within tolerance** when
+  ``|mine - reference| <= max(absolute, relative x |reference|)`` for the tolerance of its metric (the
+  scorecard's ``scorecard.tolerances``: the row's ``metric`` or the column's name), **beyond tolerance**
+  otherwise (NaN on one side only is beyond);
+- a cell of **any other table** (a paper's tables, the benchmark's summaries and statistics: values in units
+  of their own, fractions beside percentages, ranks, p-values) is identical, **within round-off** (``NUMERIC``:
+  another BLAS kernel sums in another order) or **moved** beyond round-off. A move is listed, never fails the
+  comparison: on another machine a K-means start or a tie flips on a last bit and moves such numbers.
 
-Verdict columns (a claim's outcome, "beats chance", within tolerance of the paper) are compared as text, and a
-changed verdict fails the comparison as a number beyond tolerance does. Files and rows present on one side only
-are listed and do not fail it, so that a partial run compares what it has.
+Verdict columns (a claim's outcome, "beats chance", within tolerance of the paper) are
+compared as text in every table, and a changed verdict fails the comparison as a scorecard number beyond
+tolerance does; so does a row whose text names are the same on both sides but whose integer names differ
+(a best feature count, a count of wins, a method's mark below Random that changed renames its row). Files and rows present on one side
+only are listed and do not fail it, so that a partial run compares what it has.
 """
 
 from __future__ import annotations
@@ -35,10 +41,12 @@ OUTPUT_SUFFIXES = (".csv", ".md", ".png")  # what a reader looks at, and what a 
 # text columns whose value is a verdict of the run, not the name of a row
 VERDICTS = ("outcome", "verdict", "within_tolerance", "reproduced_beats_chance", "published_beats_chance",
             "closest_reading", "group")
+SCORECARD = "scorecard.csv"  # the decisive table: its numbers are held to the scorecard's tolerances
 CLAIM_VERDICTS = {"scorecard.csv": "outcome", "claims.csv": "verdict"}  # file name -> its claim-verdict column
 # Round-off between machines: float cells no published metric covers (statistics, spectra, ranks of means)
 NUMERIC = {"absolute": 1e-9, "relative": 1e-6}
 _NUMBER = re.compile(r"[-+]?\d*\.?\d+(?:[eE][-+]?\d+)?")
+_OCCURRENCE = re.compile(r"#\d+$")  # the "#2" a row's name gets when its key cells repeat an earlier row's
 
 
 def _is_time(text) -> bool:
@@ -126,6 +134,11 @@ def tolerance_for(metric: str, column: str, tolerances: dict) -> dict:
     return NUMERIC
 
 
+def cell_tolerance(file: str, metric: str, column: str, tolerances: dict) -> dict:
+    """The tolerance a cell is held to: its metric's in the scorecard, round-off (``NUMERIC``) in other tables."""
+    return tolerance_for(metric, column, tolerances) if file == SCORECARD else NUMERIC
+
+
 def within(reference: float, mine: float, tol: dict) -> bool:
     """``mine`` agrees with ``reference`` under ``tol`` ({absolute, relative} or {factor}); NaN only with NaN."""
     if np.isnan(reference) or np.isnan(mine):
@@ -137,8 +150,9 @@ def within(reference: float, mine: float, tol: dict) -> bool:
     return abs(mine - reference) <= allowed + 1e-12 * max(1.0, abs(reference))
 
 
-IDENTICAL, WITHIN, BEYOND = "identical", "within tolerance", "beyond tolerance"
+IDENTICAL, WITHIN, MOVED, BEYOND = "identical", "within tolerance", "moved beyond round-off", "beyond tolerance"
 ONLY_MINE, ONLY_REFERENCE = "only in this run", "only in the reference"
+STATUSES = (IDENTICAL, WITHIN, MOVED, BEYOND, ONLY_MINE, ONLY_REFERENCE)
 
 
 def _status(row, tolerances: dict) -> str:
@@ -150,7 +164,23 @@ def _status(row, tolerances: dict) -> str:
         mine, ref = float(row.value), float(row.value_reference)
     except ValueError:
         return BEYOND
-    return WITHIN if within(ref, mine, tolerance_for(row.metric, row.column, tolerances)) else BEYOND
+    if within(ref, mine, cell_tolerance(row.file, row.metric, row.column, tolerances)):
+        return WITHIN
+    return BEYOND if row.file == SCORECARD else MOVED
+
+
+def _text_name(row: str) -> str:
+    """A row's name with its integer key cells (the only digits left in it) and occurrence number masked."""
+    return re.sub(r"\d+", "#", _OCCURRENCE.sub("", row))
+
+
+def _renamed(both: pd.DataFrame) -> pd.Series:
+    """Rows of one side whose text names the other side also has only among its own unmatched rows: an
+    integer key cell (a best count, a number of wins) changed, so the row was renamed, not added."""
+    one_side = both["status"].isin([ONLY_MINE, ONLY_REFERENCE])
+    names = both["file"] + "\0" + both["row"].map(_text_name)
+    sides = both[one_side].groupby(names[one_side])["status"].nunique()
+    return one_side & names.map(sides).eq(2)
 
 
 def part_of(file: str) -> str:
@@ -178,7 +208,8 @@ class Comparison:
 
     @property
     def agrees(self) -> bool:
-        """Nothing beyond tolerance and no verdict changed (files or rows on one side only do not count)."""
+        """No scorecard number beyond tolerance, no verdict changed, no row renamed (moves of other tables
+        beyond round-off, and files or rows on one side only, do not count)."""
         return self.of(BEYOND).empty
 
     @property
@@ -198,6 +229,7 @@ def compare(mine: pd.DataFrame, reference: pd.DataFrame, tolerances: dict, *,
     only_ref, only_mine = both["value"].isna(), both["value_reference"].isna()
     both["status"] = [ONLY_REFERENCE if r else ONLY_MINE if m else _status(row, tolerances)
                       for r, m, row in zip(only_ref, only_mine, both.itertuples(index=False))]
+    both.loc[_renamed(both), "status"] = BEYOND
     both["part"] = both["file"].map(part_of)
     table = both.drop(columns="metric_reference")
     mine_files, ref_files = set(files_mine), set(files_reference)
@@ -220,19 +252,20 @@ def _pair(row) -> str:
     return f"{row.file} [{row.row}] {row.column}: {row.value} (reference {row.value_reference})"
 
 
+def _listed(result: Comparison, part: str, status: str, word: str, limit: int) -> list[str]:
+    shown = result.cells[(result.cells["part"] == part) & (result.cells["status"] == status)]
+    lines = [f"  {word}: {_pair(r)}" for r in shown.head(limit).itertuples()]
+    return lines + ([f"  ... and {len(shown) - limit} more {status}"] if len(shown) > limit else [])
+
+
 def report(result: Comparison, *, limit: int = 20) -> str:
     """Plain text, per part of the run: counts by status, every cell beyond tolerance with both values, the
     claim verdicts that changed, and what only one side has."""
     lines = []
     counts = result.cells.groupby(["part", "status"]).size().unstack(fill_value=0)
     for part, row in counts.iterrows():
-        text = ", ".join(f"{row.get(s, 0)} {s}" for s in (IDENTICAL, WITHIN, BEYOND, ONLY_MINE, ONLY_REFERENCE)
-                         if row.get(s, 0))
-        lines.append(f"{part}: {text}")
-        beyond = result.cells[(result.cells["part"] == part) & (result.cells["status"] == BEYOND)]
-        lines += [f"  beyond: {_pair(r)}" for r in beyond.head(limit).itertuples()]
-        if len(beyond) > limit:
-            lines.append(f"  ... and {len(beyond) - limit} more beyond tolerance")
+        lines.append(f"{part}: " + ", ".join(f"{row.get(s, 0)} {s}" for s in STATUSES if row.get(s, 0)))
+        lines += _listed(result, part, BEYOND, "beyond", limit) + _listed(result, part, MOVED, "moved", limit)
     verdicts = result.verdicts_changed
     if not verdicts.empty:
         lines.append(f"claim verdicts changed: {len(verdicts)}")
@@ -245,8 +278,11 @@ def report(result: Comparison, *, limit: int = 20) -> str:
     if result.all_identical:
         verdict = "identical"
     elif result.agrees:
-        verdict = "agrees: every shared number within tolerance, no verdict changed"
+        moved = len(result.of(MOVED))
+        verdict = ("agrees: every scorecard number within its tolerance, no verdict changed"
+                   + (f" ({moved} cells of other tables moved beyond round-off)" if moved else ""))
     else:
-        verdict = f"differs: {len(result.of(BEYOND))} cells beyond tolerance, {len(verdicts)} claim verdicts changed"
+        verdict = (f"differs: {len(result.of(BEYOND))} cells beyond tolerance or with a changed verdict or "
+                   f"row name, {len(verdicts)} claim verdicts changed")
     lines.append(f"overall: {verdict}")
     return "\n".join(lines)
