@@ -1,22 +1,26 @@
-"""Rewrite the run's tables in docs/performance.md and docs/results.md from the run's own files (not a test).
+"""Rewrite the run's tables in README.md, docs/performance.md and docs/results.md from the reference (not a test).
 
-    python benchmarks/run_docs.py [--results results]
+    python benchmarks/run_docs.py [--results reference]
 
-Reads ``results/full_run.csv`` (written by benchmarks/full_run.py: wall time, jobs, peak memory and slowest
-rules per part) and ``results/scorecard.csv`` (rule ``scorecard``: every published number and claim beside
-the run's) and replaces, in each page, the block between ``<!-- run:NAME -->`` and ``<!-- /run:NAME -->``
-with the table made from that file. A file the run did not write leaves its block as it is (and says so).
-Run it from the repository root after a full run (``benchmarks/full_run.py``, then the scorecard).
+Reads the shipped reference folder (``ufskit reference`` writes it from a finished full run): its
+``full_run.csv`` (benchmarks/full_run.py: wall time, jobs, peak memory and slowest rules per part),
+``scorecard.csv`` (every published number and claim beside the run's) and ``provenance.json`` (commit, machine,
+date), and replaces, in each page, the block between ``<!-- run:NAME -->`` and ``<!-- /run:NAME -->`` with the
+table made from them, so that no page types a number of the run by hand. A file the folder lacks leaves its
+block as it is (and says so). Run it from the repository root.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
 
 import pandas as pd
+
+from ufskit.papers import scored
 
 REPO = Path(__file__).resolve().parents[1]
 # benchmarks/full_run.py's part labels, as the tables name them
@@ -31,8 +35,8 @@ PART_NAMES = {
     "generic": "baselines",
     "default_target": "default target (scorecard, benchmark tables, the rest)",
 }
-PAPER_NAMES = {"ivfs": "IVFS", "nrfs": "NRFS", "ils": "Iterative Laplacian Score", "kudfs": "Kernel UDFS"}
 MAIN = "main"
+CLAIM_VERDICTS = ("holds", "partly holds", "does not hold")
 
 
 def markdown(header: list[str], rows: list[list]) -> str:
@@ -41,7 +45,7 @@ def markdown(header: list[str], rows: list[list]) -> str:
     return "\n".join(lines + ["| " + " | ".join(str(c) for c in row) + " |" for row in rows])
 
 
-def full_run_table(table: pd.DataFrame) -> str:
+def full_run_table(table: pd.DataFrame, folder: Path | None = None) -> str:
     """The parts of a full run, slowest first, and their total: wall time, jobs, peak RSS, slowest rules."""
     parts = table[table["part"] != "total"].sort_values("wall_s", ascending=False)
     rows = [[PART_NAMES.get(p.part, p.part), p.wall, f"{p.jobs:,}", f"{p.peak_rss_mb / 1024:.2f} GB",
@@ -53,24 +57,48 @@ def full_run_table(table: pd.DataFrame) -> str:
     return markdown(["part", "wall", "jobs", "peak RSS", "slowest rules (job-minutes)"], rows)
 
 
-def scorecard_table(card: pd.DataFrame) -> str:
-    """Per paper: published numbers within tolerance under the main reading and under the closest computed
-    reading per number, and the claims' verdicts under the main reading."""
-    rows = []
-    for paper, name in PAPER_NAMES.items():
-        part = card[card["paper"] == paper]
-        numbers = part[part["kind"] == "number"]
-        main = numbers[numbers["reading"] == MAIN]
-        closest = numbers["closest_reading"]
-        best = numbers[(numbers["reading"] == closest) | ((closest == "") & (numbers["reading"] == MAIN))]
-        best = best.drop_duplicates(["base", "table", "dataset", "method", "metric"])
-        claims = part[(part["kind"] == "claim") & (part["reading"] == MAIN)]["outcome"]
-        not_compared = int((~main["outcome"].isin(["within tolerance", "outside tolerance"])).sum())
-        rows.append([name, f"{(main['outcome'] == 'within tolerance').sum()} of {len(main)}", not_compared,
-                     f"{(best['outcome'] == 'within tolerance').sum()} of {len(best)}",
-                     " / ".join(str(int((claims == v).sum())) for v in ("holds", "partly holds", "does not hold"))])
+def _paper_counts(card: pd.DataFrame, paper: str) -> dict:
+    """A paper's published numbers under the main reading (within tolerance, compared, not compared), under the
+    closest computed reading per number, and its claims' verdicts under the main reading."""
+    part = card[card["paper"] == paper]
+    numbers = part[part["kind"] == "number"]
+    main = numbers[numbers["reading"] == MAIN]
+    closest = numbers["closest_reading"]
+    best = numbers[(numbers["reading"] == closest) | ((closest == "") & (numbers["reading"] == MAIN))]
+    best = best.drop_duplicates(["base", "table", "dataset", "method", "metric"])
+    claims = part[(part["kind"] == "claim") & (part["reading"] == MAIN)]["outcome"]
+    return {"within": f"{(main['outcome'] == 'within tolerance').sum()} of {len(main)}",
+            "not_compared": int((~main["outcome"].isin(["within tolerance", "outside tolerance"])).sum()),
+            "closest": f"{(best['outcome'] == 'within tolerance').sum()} of {len(best)}",
+            "claims": " / ".join(str(int((claims == v).sum())) for v in CLAIM_VERDICTS)}
+
+
+def scorecard_table(card: pd.DataFrame, folder: Path | None = None) -> str:
+    """Per registered paper: published numbers within tolerance under the main reading and under the closest
+    computed reading per number, and the claims' verdicts under the main reading."""
+    rows = [[spec.title, *(_paper_counts(card, name)[k] for k in ("within", "not_compared", "closest", "claims"))]
+            for name, spec in scored().items()]
     return markdown(["paper", "within tolerance, main reading", "not compared", "closest reading per number",
                      "claims: hold / partly / do not hold"], rows)
+
+
+def status_table(card: pd.DataFrame, folder: Path) -> str:
+    """The README's status: which run (date, commit, machine, wall time) and per paper its numbers and claims."""
+    record = json.loads((folder / "provenance.json").read_text())
+    times = pd.read_csv(folder / "full_run.csv", keep_default_na=False) if (folder / "full_run.csv").exists() else None
+    wall = times.loc[times["part"] == "total", "wall"].iat[0] if times is not None else "not measured"
+    machine = record["machine"]
+    head = (f"The reference run (`reference/`, every row in `reference/scorecard.md`): {record['date']}, commit "
+            f"`{record['git_commit'][:10]}`, {wall} on {machine['cores']} cores ({machine['cpu']}, OpenBLAS "
+            f"{machine['blas_kernel']} kernel).")
+    rows = []
+    for name, spec in scored().items():
+        counts = _paper_counts(card, name)
+        page = f"docs/fidelity/{name}-paper.md"
+        rows.append([spec.title, f"{counts['within']} ({counts['not_compared']} not compared)", counts["claims"],
+                     f"[{name}-paper.md]({page})" if (REPO / page).exists() else ""])
+    return head + "\n\n" + markdown(["paper", "published numbers within tolerance",
+                                      "claims: hold / partly / do not hold", "fidelity"], rows)
 
 
 def replace_block(text: str, name: str, body: str) -> str:
@@ -81,25 +109,33 @@ def replace_block(text: str, name: str, body: str) -> str:
     return pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
 
 
-BLOCKS = [  # (page, block, run file, table maker)
+BLOCKS = [  # (page, block, file of the reference, table maker)
     ("docs/performance.md", "full-run", "full_run.csv", full_run_table),
     ("docs/results.md", "scorecard", "scorecard.csv", scorecard_table),
+    ("README.md", "status", "scorecard.csv", status_table),
 ]
+
+
+def rewritten(folder: Path) -> dict[str, str]:
+    """Page -> its text with every block whose file ``folder`` has rewritten from that file."""
+    pages = {}
+    for page, block, source, make in BLOCKS:
+        path = folder / source
+        if not path.exists():
+            print(f"{page}: {block} left as it is ({path} not found)")
+            continue
+        table = pd.read_csv(path, keep_default_na=False)  # an empty cell is "", not NaN
+        pages[page] = replace_block(pages.get(page) or (REPO / page).read_text(), block, make(table, folder))
+    return pages
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--results", type=Path, default=REPO / "results", help="the run's results folder")
+    parser.add_argument("--results", type=Path, default=REPO / "reference", help="the reference folder")
     args = parser.parse_args(argv)
-    for page, block, source, make in BLOCKS:
-        path = args.results / source
-        if not path.exists():
-            print(f"{page}: {block} left as it is ({path} not found)")
-            continue
-        target = REPO / page
-        table = pd.read_csv(path, keep_default_na=False)  # an empty cell is "", not NaN
-        target.write_text(replace_block(target.read_text(), block, make(table)))
-        print(f"{page}: {block} rewritten from {path}")
+    for page, text in rewritten(args.results).items():
+        (REPO / page).write_text(text)
+        print(f"{page}: rewritten from {args.results}")
     return 0
 
 

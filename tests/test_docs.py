@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import subprocess
 import sys
@@ -90,13 +91,34 @@ def test_run_tables_are_rewritten_from_the_runs_own_files(tmp_path, monkeypatch)
         {"kind": "claim", "paper": "kudfs", "reading": "main", "outcome": "partly holds"},
     ])
     rows = run_docs.scorecard_table(card).splitlines()
-    assert "| Kernel UDFS | 1 of 3 | 1 | 2 of 3 | 0 / 1 / 0 |" in rows and "| IVFS | 0 of 0 | 0 | 0 of 0 | 0 / 0 / 0 |" in rows
+    assert "| Kernel UDFS (Liu & Wang) | 1 of 3 | 1 | 2 of 3 | 0 / 1 / 0 |" in rows
+    assert "| IVFS (Li, Wu & Li, AAAI 2020) | 0 of 0 | 0 | 0 of 0 | 0 / 0 / 0 |" in rows
+
+    (tmp_path / "provenance.json").write_text(json.dumps(
+        {"date": "2026-11-27", "git_commit": "0123456789abcdef", "machine": {"cores": 2, "cpu": "AMD EPYC",
+                                                                          "blas_kernel": "Haswell"}}))
+    status = run_docs.status_table(card, tmp_path).splitlines()
+    assert status[0].startswith("The reference run (`reference/`") and "2026-11-27, commit `0123456789`, 1 h 54 min" \
+        " on 2 cores (AMD EPYC, OpenBLAS Haswell kernel)" in status[0]
+    assert "| Kernel UDFS (Liu & Wang) | 1 of 3 (1 not compared) | 0 / 1 / 0 | [kudfs-paper.md](docs/fidelity/kudfs-paper.md) |" \
+        in status
 
     for page, block, _, _ in run_docs.BLOCKS:  # the committed pages hold their blocks
         text = (ROOT / page).read_text()
         assert run_docs.replace_block(text, block, "new") != text
     with pytest.raises(ValueError, match="no block <!-- run:missing -->"):
         run_docs.replace_block("text", "missing", "new")
+
+
+def test_the_pages_hold_what_the_shipped_reference_gives(monkeypatch):
+    """README's status, the full-run and scorecard tables: regenerated from reference/, nothing differs."""
+    if not (ROOT / "reference" / "provenance.json").exists():
+        assert "is not shipped yet" in (ROOT / "README.md").read_text()  # and the README says so
+        pytest.skip("no reference/ folder yet: the README's status says so")
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    run_docs = load(ROOT / "benchmarks/run_docs.py")
+    for page, text in run_docs.rewritten(ROOT / "reference").items():
+        assert text == (ROOT / page).read_text(), f"{page} differs from what reference/ gives: run benchmarks/run_docs.py"
 
 
 def test_the_toy_papers_file_list_is_its_folder():

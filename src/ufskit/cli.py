@@ -1,7 +1,9 @@
-"""The ``ufskit`` command: ``ufskit compare RESULTS [REFERENCE]`` tells whether a run agrees with the reference.
+"""The ``ufskit`` command.
 
-Exit status 0 when every number both sides have is within the scorecard's tolerance and no verdict changed,
-1 when one is beyond it or a verdict changed, 2 on bad arguments (a folder that is not there, no tolerances).
+``ufskit compare RESULTS [REFERENCE]`` tells whether a run agrees with the reference: exit status 0 when every
+scorecard number both sides have is within its tolerance and no verdict changed, 1 when one is beyond it or a
+verdict changed, 2 on bad arguments (a folder that is not there, no tolerances).
+``ufskit reference RESULTS --config FILE ...`` keeps a finished run as the reference (``ufskit.reference``).
 """
 
 from __future__ import annotations
@@ -12,8 +14,7 @@ import sys
 from pathlib import Path
 
 from .compare import compare_runs, report
-
-PROVENANCE = "provenance.json"  # a reference folder's provenance: commit, config hash, machine, tolerances
+from .reference import PROVENANCE, build
 
 
 def load_tolerances(reference: Path, config: Path | None) -> dict:
@@ -41,6 +42,18 @@ def _compare(args) -> int:
     return 0 if result.agrees else 1
 
 
+def _reference(args) -> int:
+    if not args.results.is_dir():
+        raise FileNotFoundError(f"RESULTS: {args.results} does not exist.")
+    for path in args.config:
+        if not path.is_file():
+            raise FileNotFoundError(f"--config: {path} does not exist.")
+    summary = build(args.results, args.out, configs=args.config, full_run=args.full_run)
+    print(f"{args.out}: {summary['files']} files, {summary['megabytes']} MB, commit {summary['git_commit'][:12]}, "
+          f"{summary['machine']['cpu']} ({summary['machine']['blas_kernel']}), {summary['date']}")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="ufskit", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -53,9 +66,18 @@ def main(argv=None) -> int:
                      help="the folder to compare with (default: reference/)")
     cmp.add_argument("--config", type=Path, help="a config whose scorecard.tolerances to use")
     cmp.add_argument("--limit", type=int, default=20, help="cells listed per part at most (default 20)")
+    ref = commands.add_parser(
+        "reference", help="keep a finished run as the reference folder (tables, texts, PNGs, provenance)",
+        description="Copy RESULTS' tables, texts and figures into OUT (written anew), with the run's full_run.csv "
+        "and provenance.json (commit, config hash, machine, BLAS kernel, date, the scorecard's tolerances).")
+    ref.add_argument("results", type=Path, help="the finished run's results folder")
+    ref.add_argument("--config", type=Path, action="append", required=True,
+                     help="a config file of the run, in Snakemake's order (repeat: config/config.yaml first)")
+    ref.add_argument("--full-run", type=Path, help="the run's part-by-part times (results/full_run.csv)")
+    ref.add_argument("--out", type=Path, default=Path("reference"), help="the folder to write (default: reference/)")
     args = parser.parse_args(argv)
     try:
-        return _compare(args)
+        return _compare(args) if args.command == "compare" else _reference(args)
     except (FileNotFoundError, KeyError, ValueError) as err:
         print(f"ufskit {args.command}: {err}", file=sys.stderr)
         return 2

@@ -37,6 +37,7 @@ import pandas as pd
 
 TIME_WORDS = ("seconds", "time")  # a column, metric or published-table column about time
 INTERMEDIATE = {"metrics", "selections", "shared", "chance"}  # folders of per-run files, read through the tables
+MEASURED = {"full_run.csv", "full_run.md"}  # a run's part-by-part wall times (benchmarks/full_run.py): measured
 OUTPUT_SUFFIXES = (".csv", ".md", ".png")  # what a reader looks at, and what a reference folder keeps
 # text columns whose value is a verdict of the run, not the name of a row
 VERDICTS = ("outcome", "verdict", "within_tolerance", "reproduced_beats_chance", "published_beats_chance",
@@ -62,14 +63,16 @@ def _text(value) -> str:
 def table_files(results: Path) -> list[Path]:
     """The CSV tables of a results folder a reader looks at, in a stable order."""
     results = Path(results)
-    return sorted(p for p in results.rglob("*.csv") if not INTERMEDIATE & set(p.relative_to(results).parts[:-1]))
+    return sorted(p for p in results.rglob("*.csv")
+                  if not INTERMEDIATE & set(p.relative_to(results).parts[:-1]) and p.name not in MEASURED)
 
 
 def output_files(results: Path) -> list[str]:
     """Every table, text and figure of a results folder (relative paths), the per-run files aside."""
     results = Path(results)
     return sorted(p.relative_to(results).as_posix() for p in results.rglob("*")
-                  if p.suffix in OUTPUT_SUFFIXES and not INTERMEDIATE & set(p.relative_to(results).parts[:-1]))
+                  if p.suffix in OUTPUT_SUFFIXES and not INTERMEDIATE & set(p.relative_to(results).parts[:-1])
+                  and p.name not in MEASURED)
 
 
 def _label(value) -> str:
