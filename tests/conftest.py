@@ -34,3 +34,18 @@ def mirror() -> Path:
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+LONGEST = "test_quick_workflow.py"  # the quick protocol end to end: about half of the suite's time
+
+
+def pytest_collection_modifyitems(config, items):
+    """Longest first: the quick run, then the other workflow tests, then the rest (a stable sort).
+
+    With ``-n auto --dist loadfile --no-loadscope-reorder`` (the README's command) each worker takes whole
+    files in this order as it frees up, so that no long file starts last and ends the run alone.
+    """
+    def rank(item) -> int:
+        return 0 if item.path.name == LONGEST else 1 if item.get_closest_marker("workflow") else 2
+
+    items.sort(key=rank)
