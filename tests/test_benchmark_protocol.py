@@ -69,6 +69,19 @@ def test_benchmark_families_cover_every_papers_selector_and_every_papers_dataset
     assert wanted == set(covered)
 
 
+def test_the_all_selector_overlay_runs_every_registered_selector_in_every_family():
+    """config/all_selectors.yaml: the benchmark's families with every selector of the library, its own report."""
+    from ufskit.reference import merged_config
+
+    config = merged_config([ROOT / "config/config.yaml", ROOT / "config/all_selectors.yaml"])
+    families = {n: e for n, e in config["experiments"].items() if e["paper"] == "benchmark"}
+    assert sorted(config["run"]) == sorted(families)
+    for name, exp in families.items():
+        used = {spec["selector"] for spec in exp["methods"].values()}
+        assert used == set(SELECTORS), f"{name} misses {set(SELECTORS) - used}"
+        assert exp["report_dir"] == "all_selectors" and exp["methods"]["Random"]["reps"] == 20
+
+
 def test_diagonal_bars_do_not_reach_hera():
     """Four binary SPECT features give 15 distinct points whose H1 bars are all born at max_edge and capped
     there, i.e. on the diagonal; hera's Wasserstein crashed the benchmark's evaluation on them (SIGSEGV).
