@@ -12,11 +12,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from parity_data import PARITY_SETS, agreement, parity_matrix
+from selector_checks import make_planted
 from test_fsasl_parity import FIXTURES, SUMMARY
 
 from ufskit.blas import single_threaded_blas
+from ufskit.graph import knn_graph, mean_distance, pairwise_sq_dists
 from ufskit.selectors import RUFS
-from ufskit.selectors.rufs import _Blocks, local_learning_matrix, rufs_fit
+from ufskit.selectors.rufs import _Blocks, kmeans_labels, local_learning_matrix, rufs_fit
+from ufskit.validation import centred
 
 
 def column(name: str) -> np.ndarray:
@@ -40,8 +43,6 @@ def test_matches_the_authors_run_from_the_same_start(name, variant, mirror):
 
 def test_local_learning_matrix_is_the_per_sample_kernel_ridge():
     """The batched, padded solve equals sample-by-sample K(i, N_i) (K(N_i, N_i) + r I)^-1 on the graph K."""
-    from ufskit.graph import knn_graph, mean_distance, pairwise_sq_dists
-
     X = np.random.default_rng(0).normal(size=(30, 4))
     n = X.shape[0]
     D2 = pairwise_sq_dists(X)
@@ -96,8 +97,6 @@ def test_tiny_samples_and_a_constant_column(n):
 
 def test_seeded_and_unit_free():
     """The same seed gives the same ranking; X scaled by 8 (exact) gives the same ranking and W / 8."""
-    from selector_checks import make_planted
-
     X = make_planted(n_samples=40, n_informative=3, n_noise=6, random_state=2).X
     a = RUFS(random_state=3).fit(X)
     b = RUFS(random_state=3).fit(X)
@@ -110,10 +109,6 @@ def test_seeded_and_unit_free():
 def test_planted_misses_are_the_authors_code_s():
     """On the planted tests' data (seeds 0-4) the toolbox's code, from the start RUFS(random_state=0) takes
     (stored), ranks as ours does and finds 4, 4, 3, 3, 3 of the 5 planted features in its top 5, as ours."""
-    from selector_checks import make_planted
-    from ufskit.selectors.rufs import kmeans_labels
-    from ufskit.validation import centred
-
     theirs_all = np.loadtxt(FIXTURES / "rufs_planted.csv", delimiter=",", skiprows=1)
     starts = np.loadtxt(FIXTURES / "rufs_start_planted.csv", delimiter=",", skiprows=1, dtype=int)
     found = []
