@@ -29,14 +29,15 @@ def column(name: str) -> np.ndarray:
 @pytest.mark.parametrize("variant", ["authors", "paper"])
 @pytest.mark.parametrize("name", PARITY_SETS)
 def test_matches_the_authors_run_from_the_same_start(name, variant, mirror):
-    """Same start, same settings: the cost at the end within 1e-3 (wdbc, ORL: 1e-7) and the same ranking."""
+    """Same start, same settings: the same cost at the end (wdbc, ORL: to 1e-6; lymphoma 1e-3) and ranking."""
     X = parity_matrix(name, mirror)
     labels = column(f"rufs_start_{name}").astype(int)
     with single_threaded_blas():  # small products: threads only contend
         L = local_learning_matrix(X, 5, 0.1)
         W, _, _, objective = rufs_fit(X, L, labels, labels.max() + 1, nu=1.0, alpha=1.0, beta=1.0, max_iter=21,
                                       tol=1e-2, variant=variant)
-    assert objective[-1] == pytest.approx(SUMMARY["RUFS", name, "objective"], rel=1e-3)
+    # lymphoma (d = 4026): the G descents, conditioned by the 1e7 penalty, amplify rounding (gap 4.6e-5)
+    assert objective[-1] == pytest.approx(SUMMARY["RUFS", name, "objective"], rel=1e-3 if name == "lymphoma" else 1e-6)
     spearman, top = agreement(np.sqrt((W**2).sum(axis=1)), column(f"rufs_{name}"))
     assert spearman >= 0.99 and top >= 0.95
 
@@ -116,7 +117,7 @@ def test_planted_misses_are_the_authors_code_s():
         data = make_planted(n_samples=60, n_informative=5, n_noise=40, random_state=seed)
         X = centred(data.X)  # z-scored: the class's scale s is 1
         labels = starts[:, seed]
-        assert (kmeans_labels(X, 5, 0) == labels).mean() == 1.0  # the stored start is the class's
+        np.testing.assert_array_equal(kmeans_labels(X, 5, 0), labels)  # the stored start is the class's
         with single_threaded_blas():
             W = rufs_fit(X, local_learning_matrix(X, 5, 0.1), labels, 5, nu=1.0, alpha=1.0, beta=1.0, max_iter=21,
                          tol=1e-2, variant="authors")[0]

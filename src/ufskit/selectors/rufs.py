@@ -114,7 +114,10 @@ def _descend(fun, grad, x, *, nonneg: bool, stop):
         for s, y, rho in reversed(history):
             coefs.append(rho * np.vdot(s, q))
             q -= coefs[-1] * y
-        r = q * (np.vdot(history[-1][0], history[-1][1]) / np.vdot(history[-1][1], history[-1][1]) if history else 1.0)
+        if history:  # the initial inverse Hessian: s'y / y'y of the last step, else 1
+            s, y, _ = history[-1]
+            q *= np.vdot(s, y) / np.vdot(y, y)
+        r = q
         for (s, y, rho), a in zip(history, reversed(coefs)):
             r += (a - rho * np.vdot(y, r)) * s
         if nonneg:
@@ -174,9 +177,9 @@ class _Blocks:
         return G.T @ unit + GAMMA * F / (np.sqrt(row_sq_norms(F.T)) + EPS)[None, :]
 
     def objective(self, W, G, F):
-        """The whole cost (the G block's value plus the F and W terms it does not hold)."""
-        return (self.g_value(G, F, W) - self.alpha * np.sqrt(row_sq_norms(G - self.X @ W)).sum()
-                + GAMMA * np.sqrt(row_sq_norms(F.T)).sum() + self.w_value(W, G))
+        """The whole cost: the G block's value plus the penalties on F and W it does not hold."""
+        return (self.g_value(G, F, W) + GAMMA * np.sqrt(row_sq_norms(F.T)).sum()
+                + self.beta * np.sqrt(row_sq_norms(W)).sum())
 
     def update_w(self, W, G):
         return _descend(lambda V: self.w_value(V, G), lambda V: self.w_grad(V, G), W, nonneg=False,
