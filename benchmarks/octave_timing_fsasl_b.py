@@ -1,7 +1,7 @@
-"""Time per fit of LLCFS, SPFS and Trace Ratio: this project's against the authors' MATLAB code under GNU Octave.
+"""Time per fit of LLCFS, SPFS, Trace Ratio and RUFS: this project's against the authors' MATLAB code under GNU Octave.
 
     python benchmarks/octave_timing_fsasl_b.py --toolbox PATH_TO_FSASL [--mirror PATH] [--datasets ...]
-        [--methods LLCFS SPFS TraceRatio] [--spfs-share 0.1]
+        [--methods LLCFS SPFS TraceRatio RUFS] [--spfs-share 0.1]
 
 PATH_TO_FSASL is a checkout of the FSASL toolbox (GitHub csliangdu/FSASL), kept outside the project. Each
 dataset is loaded from the mirror (default $UFS_DATA_MIRROR), constant columns dropped and z-scored, and
@@ -14,7 +14,12 @@ on the same X with the same settings:
   Euclidean stand-in when Octave has none);
 * SPFS: ``fs_unsup_spfs_sfs`` for the first ``--spfs-share`` of the features (its loop is quadratic in d;
   ours always ranks all d, so its time is an upper bound for the same task), kernel width the protocol's;
-* TraceRatio: ``compute_SbSw_unsup`` + ``fs_unsup_traceratio`` for m = d / 2.
+* TraceRatio: ``compute_SbSw_unsup`` + ``fs_unsup_traceratio`` for m = d / 2;
+* RUFS: the driver's steps (``litekmeans`` with 10 restarts, ``localLearnMx_KRR`` with k = 5 and ridge 0.1,
+  ``fs_unsup_rufs`` with nu = alpha = beta = 1, MaxIter 20, epsilon 1e-2), c = 5; ``subplus`` (a MATLAB
+  toolbox function the code calls) gets a stand-in when Octave has none. Ours: ``RUFS(max_iter=21)``, the
+  same 21 rounds at most. ``litekmeans`` calls the statistics package's ``randsample`` (stand-in:
+  ``randperm``).
 
 Prints one JSON line per (dataset, method) with both times in seconds, wall and CPU (on a shared machine the
 CPU time is the steadier measure; Octave's BLAS may use several threads, whose times add up in it).
@@ -35,7 +40,7 @@ import numpy as np
 import scipy.io
 
 DATASETS = {"lymphoma": "microarray/lymphoma.mat", "COIL20": "microarray/COIL20.mat", "ORL": "microarray/ORL.mat"}
-METHODS = ("LLCFS", "SPFS", "TraceRatio")
+METHODS = ("LLCFS", "SPFS", "TraceRatio", "RUFS")
 N_CLUSTERS = 5
 
 # Octave statements per method: X is loaded; the fit runs between the clock readings of `start`
@@ -43,7 +48,11 @@ OCTAVE_FIT = {
     "LLCFS": "[~, tao] = fs_unsup_llcfs(X, struct('nClusters', {c}, 'k', 5, 'beta', 1, 'kType', 2, 'maxiter', 20));",
     "SPFS": "K = exp(-EuDist2(X, X, 0) / optSigma(X)^2); f = fs_unsup_spfs_sfs(X, K, {n_spfs});",
     "TraceRatio": "[Sb, Sw] = compute_SbSw_unsup(X, 5); i = fs_unsup_traceratio(Sb, Sw, floor(size(X, 2) / 2));",
+    "RUFS": "n = size(X, 1); label = litekmeans(X, {c}, 'Replicates', 10); G0 = full(sparse(1:n, label, 1, n, {c})); "
+            "L = localLearnMx_KRR(X, struct('nNeighbors', 5, 'rLambda', 0.1)); W = fs_unsup_rufs(X, L, G0, "
+            "struct('nu', 1, 'alpha', 1, 'beta', 1, 'MaxIter', 20, 'epsilon', 1e-2, 'verbose', 0));",
 }
+
 # a Euclidean knnsearch for Octave installations without the statistics package (LLCFS's kType 2 calls it)
 KNNSEARCH = """function [idx, dist] = knnsearch(X, Y, varargin)
 k = varargin{find(strcmp(varargin, 'k')) + 1};
@@ -52,6 +61,9 @@ D = sqrt(max(bsxfun(@plus, sum(Y.^2, 2), sum(X.^2, 2)') - 2 * Y * X', 0));
 idx = idx(:, 1:k); dist = dist(:, 1:k);
 end
 """
+# stand-ins for functions of MATLAB toolboxes the code calls, used when Octave has none (name -> code)
+SHIMS = {"knnsearch": KNNSEARCH, "subplus": "function y = subplus(x)\ny = max(x, 0);\nend\n",
+         "randsample": "function y = randsample(n, k)\ny = randperm(n, k)';\nend\n"}
 
 
 def load(mirror: Path, name: str) -> np.ndarray:
@@ -64,9 +76,13 @@ def load(mirror: Path, name: str) -> np.ndarray:
 def octave_seconds(toolbox: Path, method: str, mat_file: Path, n_spfs: int, timeout: float) -> tuple[float, float]:
     """(wall, CPU) seconds of one fit of the toolbox's ``method`` in a fresh Octave process (read inside it)."""
     with tempfile.TemporaryDirectory() as shim:
-        (Path(shim) / "knnsearch.m").write_text(KNNSEARCH)
+        added = []
+        for function, code in SHIMS.items():  # each in its own folder: added only where Octave lacks it
+            (Path(shim) / function).mkdir()
+            (Path(shim) / function / f"{function}.m").write_text(code)
+            added.append(f"if isempty(which('{function}')), addpath('{Path(shim) / function}'); end; ")
         fit = OCTAVE_FIT[method].format(c=N_CLUSTERS, n_spfs=n_spfs)
-        script = (f"addpath('{toolbox}'); if isempty(which('knnsearch')), addpath('{shim}'); end; "
+        script = (f"addpath('{toolbox}'); {''.join(added)}"
                   f"S = load('{mat_file}'); X = S.X; t0 = cputime; tic; {fit} "
                   "printf('SECONDS %.6f %.6f\\n', toc, cputime - t0);")
         out = subprocess.run(["octave", "--no-gui", "--quiet", "--eval", script], capture_output=True, text=True,
@@ -76,10 +92,10 @@ def octave_seconds(toolbox: Path, method: str, mat_file: Path, n_spfs: int, time
 
 
 def our_seconds(method: str, X: np.ndarray) -> tuple[float, float]:
-    """(wall, CPU) seconds of one fit of this project's ``method`` at its defaults (c = 5 for LLCFS)."""
+    """(wall, CPU) seconds of one fit of this project's ``method`` at its defaults (c = 5 for LLCFS, 21 rounds for RUFS)."""
     from ufskit.selectors import make_selector
 
-    params = {"n_clusters": N_CLUSTERS} if method == "LLCFS" else {}
+    params = {"LLCFS": {"n_clusters": N_CLUSTERS}, "RUFS": {"max_iter": 21, "random_state": 0}}.get(method, {})
     est = make_selector(method, **params)
     wall, cpu = time.perf_counter(), time.process_time()
     est.fit(X)

@@ -42,6 +42,7 @@ BUILT_IN = {
     "DGUFS": "dgufs",
     "JELSR": "jelsr",
     "FSASL": "fsasl",
+    "RUFS": "rufs",
     "Random": "random",
 }
 # the contract's helpers -> their module, also imported when first used (order_from_ranking without scikit-learn)
