@@ -17,42 +17,107 @@ from ufskit.runs import evaluate_run, fit_run, run_batched
 from ufskit.seeds import derive_seed
 
 
-def _pool(values: dict[int, dict[int, float]], metric: str = "L2") -> pd.DataFrame:
-    """A hand-made pool: draw -> {count: value}."""
-    return pd.DataFrame([{"params": f"draw{i}", "n_features": c, "metric": metric, "value": v}
+def _pool(values: dict[int, dict[int, float]], metric: str = "L2", seed: int = 3) -> pd.DataFrame:
+    """A hand-made pool: draw -> {count: value}, with the pool's seed."""
+    return pd.DataFrame([{"params": f"draw{i}", "n_features": c, "metric": metric, "value": v, C.SEED_COLUMN: seed}
                          for i, by_count in values.items() for c, v in by_count.items()])
 
 
-def test_best_of_g_averages_reps_then_takes_the_best_setting_and_count_per_group():
-    # G = 2 settings x 2 reps per group, 2 groups: draws 0-3 and 4-7; lower is better for L2
-    pool = _pool({0: {5: 4.0, 10: 3.0}, 1: {5: 2.0, 10: 3.0},   # group 0, setting 0: means 3.0, 3.0
-                  2: {5: 1.0, 10: 9.0}, 3: {5: 3.0, 10: 9.0},   # group 0, setting 1: means 2.0, 9.0
-                  4: {5: 5.0, 10: 6.0}, 5: {5: 5.0, 10: 4.0},   # group 1, setting 0: means 5.0, 5.0
-                  6: {5: 7.0, 10: 8.0}, 7: {5: 9.0, 10: 8.0},   # group 1, setting 1: means 8.0, 8.0
-                  8: {5: 0.0, 10: 0.0}})                        # beyond the groups: unused
-    best = C.best_of_g(pool, g=2, reps=2, groups=2)
-    assert best["best"].tolist() == [2.0, 5.0]
-    spread = C.spread(best).iloc[0]
-    assert spread["chance_best_of_g"] == 3.5 and spread["chance_std"] == pytest.approx(np.std([2, 5], ddof=1))
-    # higher is better for KNN accuracy: the largest mean
-    acc = C.best_of_g(_pool({i: {5: i / 10} for i in range(4)}, "knn_acc"), g=1, reps=2, groups=2)
-    assert acc["best"].tolist() == pytest.approx([0.05, 0.25])
+# the three partitions of draws 0..3 into two pairs (G = 1 setting of R = 2 repetitions per group): all of them
+ALL_PAIRINGS = np.array([[[[0, 1]], [[2, 3]]], [[[0, 2]], [[1, 3]]], [[[0, 3]], [[1, 2]]]])
 
 
-def test_best_of_g_needs_enough_draws_and_valid_shapes():
-    with pytest.raises(ValueError, match="needs 8 draws, the pool has 4"):
-        C.best_of_g(_pool({i: {5: 1.0} for i in range(4)}), g=2, reps=2, groups=2)
+def test_partition_average_over_every_partition_is_the_mean_over_all_pairs_and_the_spread_is_within_partitions():
+    # KNN accuracy (higher is better) of 4 draws at two counts; a pair's value: the best count of its 2-draw mean
+    pool = _pool({0: {5: 0.1, 10: 0.0}, 1: {5: 0.2, 10: 0.0}, 2: {5: 0.3, 10: 0.0}, 3: {5: 0.0, 10: 0.4}}, "knn_acc")
+    best = C.grouped_best(pool, ALL_PAIRINGS)
+    # pairs 01: max(0.15, 0) = 0.15; 23: max(0.15, 0.2) = 0.2; 02: 0.2; 13: max(0.1, 0.2) = 0.2; 03: 0.2; 12: 0.25
+    assert best.sort_values(["partition", "group"])["best"].tolist() == pytest.approx([0.15, 0.2, 0.2, 0.2, 0.2, 0.25])
+    one = C.spread(best).iloc[0]
+    all_pairs = [0.15, 0.2, 0.2, 0.2, 0.2, 0.25]  # every 2-subset of the 4 draws once: the mean over all pairs
+    assert one["chance_best_of_g"] == pytest.approx(np.mean(all_pairs))
+    # one try's variance: the mean of the partitions' within variances (ddof 1): (0.00125 + 0 + 0.00125) / 3
+    assert one["chance_std"] == pytest.approx(np.sqrt(0.0025 / 3))
+    assert one["chance_se"] == pytest.approx(one["chance_std"] / np.sqrt(2))  # k = 2 groups per partition
+    assert (one["groups"], one["partitions"]) == (2, 3)
+    # lower is better for L2: the smallest mean
+    low = C.grouped_best(_pool({i: {5: float(i)} for i in range(4)}), ALL_PAIRINGS[:1])
+    assert low["best"].tolist() == [0.5, 2.5]
+
+
+def test_partitions_are_seeded_permutations_of_the_pool_cut_into_groups():
+    parts = C.partitions(11, 2, 2, seed=5, count=4)
+    assert parts.shape == (4, 2, 2, 2)  # k = 11 // 4 = 2 groups of G x R = 2 x 2 draws
+    flat = parts.reshape(4, -1)
+    assert all(len(set(row)) == 8 and set(row) <= set(range(11)) for row in flat)  # no draw twice in a partition
+    assert len({tuple(row) for row in flat}) == 4  # the partitions differ
+    assert np.array_equal(parts, C.partitions(11, 2, 2, seed=5, count=4))  # deterministic
+    assert not np.array_equal(parts, C.partitions(11, 2, 2, seed=6, count=4))  # from the pool's seed
+    assert np.array_equal(parts[:2], C.partitions(11, 2, 2, seed=5, count=2))  # partition p: its own seed
+    with pytest.raises(ValueError, match=r"needs >= 1 partition into >= 2 groups, i.e. 8 draws; the pool has 7"):
+        C.partitions(7, 2, 2, seed=5)
+
+
+def test_best_of_g_uses_the_whole_pool_partitioned_from_its_seed():
+    values = {i: {5: float(i % 7), 10: float(i % 5)} for i in range(20)}
+    pool = _pool(values, seed=9)
+    best = C.best_of_g(pool, g=2, reps=2, count=6)
+    expected = C.grouped_best(pool, C.partitions(20, 2, 2, seed=9, count=6))  # 5 groups of 4 per partition
+    pd.testing.assert_frame_equal(best, expected)
+    assert C.spread(best).iloc[0]["groups"] == 5
+    assert C.best_of_g(pool, g=2, reps=2, count=6).equals(best)  # deterministic
+    other = C.best_of_g(_pool(values, seed=10), g=2, reps=2, count=6)
+    assert not other["best"].equals(best["best"])  # another pool seed, other partitions
+    assert C.spread(C.best_of_g(pool, g=2, reps=2))["partitions"].iloc[0] == C.PARTITIONS
+
+
+def test_best_of_g_needs_enough_draws_one_seed_and_valid_shapes():
+    with pytest.raises(ValueError, match="i.e. 8 draws; the pool has 4"):
+        C.best_of_g(_pool({i: {5: 1.0} for i in range(4)}), g=2, reps=2)
+    with pytest.raises(ValueError, match="lacks draws: it has 2 of draw0..draw3"):
+        C.best_of_g(_pool({0: {5: 1.0}, 3: {5: 1.0}}), g=1, reps=1)
+    with pytest.raises(ValueError, match="one seed in column 'pool_seed'"):
+        C.best_of_g(_pool({i: {5: 1.0} for i in range(4)}).drop(columns=C.SEED_COLUMN), g=1, reps=1)
     with pytest.raises(ValueError, match="G >= 1"):
         C.draws_needed([(0, 1)])
     with pytest.raises(ValueError, match="groups must be >= 2"):
         C.draws_needed([(1, 1)], groups=1)
+    assert C.draws_needed([(2, 2), (3, 1)]) == 8  # POOL_GROUPS = 2 groups of the largest G R
     assert C.draws_needed([(2, 2), (3, 1)], groups=5) == 20
 
 
-def test_chance_runs_keep_their_draws_when_the_pool_grows():
-    small, large = (C.chance_runs(n, {"selector": "Random", "params": {}}, seed=7, metrics={}) for n in (3, 6))
+def test_chance_runs_keep_their_draws_when_the_pool_grows_or_is_sharded():
+    small, large = (C.chance_runs(range(n), {"selector": "Random", "params": {}}, seed=7, metrics={}) for n in (3, 6))
     assert large[:3] == small and len({r["fit_seed"] for r in large}) == 6
     assert [r["params"] for r in small] == ["draw0", "draw1", "draw2"]
+    assert C.shards(60, 25) == [range(0, 25), range(25, 50), range(50, 60)] and C.shards(50, 25)[-1] == range(25, 50)
+    assert [run for part in C.shards(6, 4) for run in C.chance_runs(part, {"selector": "Random", "params": {}},
+                                                                    seed=7, metrics={})] == large
+    with pytest.raises(ValueError, match="size >= 1"):
+        C.shards(6, 0)
+
+
+def test_a_sharded_pool_equals_the_one_job_pool_row_for_row(rng):
+    X, y = rng.standard_normal((30, 10)), np.repeat([0, 1, 2], 10)
+    spec, metrics = {"selector": "Random", "params": {}}, {"knn": {"ks": [1], "n_splits": 2, "test_size": 0.3},
+                                                          "distance_norms": {"normalize_subset": True}}
+
+    def pool(draws):
+        runs = C.chance_runs(draws, spec, seed=4, metrics=metrics)
+        return run_batched(X, y, runs, [2, 5], metrics, n_classes=3, dataset="toy", method="Random")
+
+    whole = pool(range(7))
+    parts = [pool(part) for part in C.shards(7, 3)]  # draws 0-2, 3-5, 6
+    sharded = C.concat_shards(parts, 7)
+    timed = whole["metric"] == "fit_seconds"  # wall-clock times differ between any two runs
+    pd.testing.assert_frame_equal(sharded[~timed.to_numpy()], whole[~timed])
+    assert sharded.loc[timed.to_numpy(), ["params", "metric"]].equals(whole.loc[timed, ["params", "metric"]])
+    with pytest.raises(ValueError, match="the shards hold 6 draws, the pool has 7"):
+        C.concat_shards(parts[:2], 7)
+    with pytest.raises(ValueError, match="lacks draws: it has 4 of draw0..draw6"):
+        C.concat_shards([parts[0], parts[2]], 7)
+    with pytest.raises(ValueError, match="repeat a draw"):
+        C.concat_shards([*parts, parts[2]], 7)
 
 
 def test_beats_follows_the_metric_direction():
@@ -76,6 +141,8 @@ def test_g_is_the_number_of_settings_table1_takes_the_best_over():
     shapes = R.table1_shapes(methods, protocol, reps, 96)
     assert shapes == {"SPEC": (1, 1), "MCFS": (4, 1), "GLSPFS": (30, 1), "IVFS-linf": (15, 5)}
     assert R.table1_shapes(methods, protocol, reps, 1440)["IVFS-linf"] == (15, 5)  # n~ = 100 on n >= 1000
+    assert R.chance_pool_size(methods, protocol, reps) == 150  # 2 x IVFS-linf's 15 x 5, on small and large sets
+    assert R.chance_pool_size(*_ivfs_block("config/quick.yaml", "quick_ivfs")) == 8
 
 
 METHODS = {"SPEC": {"selector": "SPEC", "params": {"style": 2}},
@@ -92,8 +159,9 @@ def test_table1_column_is_the_best_over_g_random_orders_computed_directly(rng):
     reps, counts, seed, spec = {"SPEC": 1, "IVFS-linf": 2}, [2, 4, 6], 11, {"selector": "Random", "params": {}}
     shapes = R.table1_shapes(METHODS, PROTOCOL, reps, X.shape[0])
     assert shapes == {"SPEC": (1, 1), "IVFS-linf": (2, 2)}  # n = 40 < 1000: n~ = 0.1n, k in {20, 40}
-    runs = C.chance_runs(C.draws_needed(shapes.values()), spec, seed=seed, metrics=METRICS)
+    runs = C.chance_runs(range(C.draws_needed(shapes.values())), spec, seed=seed, metrics=METRICS)
     pool = run_batched(X, y, runs, counts, METRICS, n_classes=2, dataset="toy", method="Random")
+    pool[C.SEED_COLUMN] = seed
     long = pd.DataFrame([{"dataset": "toy", "method": m, "metric": k, "reproduced": 1.0}
                          for m in METHODS for k in R.TABLE1])
     t = R.table1_chance(long, {"toy": pool}, methods=METHODS, protocol=PROTOCOL, reps=reps,
@@ -101,26 +169,26 @@ def test_table1_column_is_the_best_over_g_random_orders_computed_directly(rng):
     assert t.loc[("IVFS-linf", "knn_acc"), "G"] == 2 and t.loc[("SPEC", "L2"), "G"] == 1
     assert pd.isna(t.loc[("IVFS-linf", "fit_seconds"), "chance_best_of_g"])
 
-    # directly: group j's setting s is the mean of reps fresh Random fits, then the best over settings and counts
+    # directly: every draw a fresh Random fit; partition p's group j, setting s: the mean of its reps draws, then the
+    # best over settings and counts; the mean over every group, one try's sd from the within-partition variances
+    draws = pd.concat([evaluate_run(X, y, fit_run(X, spec, derive_seed(seed, "fit", i), n_classes=2), counts, METRICS,
+                                    derive_seed(seed, "evaluation", i), dataset="toy", method="Random",
+                                    params=f"d{i}", rep=0) for i in range(C.draws_needed(shapes.values()))])
     g, r = shapes["IVFS-linf"]
-    bests = {"knn_acc": [], "L2": []}
-    for j in range(C.GROUPS):
-        frames = []
-        for s in range(g):
-            for k in range(r):
-                i = (j * g + s) * r + k
-                sel = fit_run(X, spec, derive_seed(seed, "fit", i), n_classes=2)
-                frames.append(evaluate_run(X, y, sel, counts, METRICS, derive_seed(seed, "evaluation", i),
-                                           dataset="toy", method="Random", params=f"s{s}", rep=k))
-        means = pd.concat(frames).groupby(["metric", "params", "n_features"])["value"].mean()
-        bests["knn_acc"].append(means["knn_acc"].max())
-        bests["L2"].append(means["L2"].min())
-    assert t.loc[("IVFS-linf", "knn_acc"), "chance_best_of_g"] == pytest.approx(100 * np.mean(bests["knn_acc"]))
-    assert t.loc[("IVFS-linf", "knn_acc"), "chance_std"] == pytest.approx(100 * np.std(bests["knn_acc"], ddof=1))
-    assert t.loc[("IVFS-linf", "L2"), "chance_best_of_g"] == pytest.approx(np.mean(bests["L2"]))
-    # SPEC (G = 1, one repetition): group j is draw j alone, its best over the counts
-    spec_l2 = pool[(pool["metric"] == "L2") & pool["params"].isin([f"draw{j}" for j in range(C.GROUPS)])]
-    assert t.loc[("SPEC", "L2"), "chance_best_of_g"] == pytest.approx(spec_l2.groupby("params")["value"].min().mean())
+    groups = C.partitions(8, g, r, seed=seed)  # the pool's seed is the rule's: written on its rows
+    for metric, pick, factor in (("knn_acc", np.max, 100), ("L2", np.min, 1)):
+        table = draws[draws["metric"] == metric].pivot(index="params", columns="n_features", values="value")
+        table = table.loc[[f"d{i}" for i in range(8)]].to_numpy()
+        bests = np.array([[pick(table[group].mean(axis=1)) for group in part] for part in groups])  # (P, k)
+        assert t.loc[("IVFS-linf", metric), "chance_best_of_g"] == pytest.approx(factor * bests.mean())
+        assert t.loc[("IVFS-linf", metric), "chance_std"] == pytest.approx(
+            factor * np.sqrt(bests.var(axis=1, ddof=1).mean()))
+        assert t.loc[("IVFS-linf", metric), "chance_se"] == pytest.approx(
+            t.loc[("IVFS-linf", metric), "chance_std"] / np.sqrt(2))
+    # SPEC (G = 1, one repetition): every draw of the pool is a group, its best over the counts
+    spec_l2 = draws[draws["metric"] == "L2"].groupby("params")["value"].min()
+    assert t.loc[("SPEC", "L2"), "chance_best_of_g"] == pytest.approx(spec_l2.mean())
+    assert t.loc[("SPEC", "L2"), "chance_std"] == pytest.approx(spec_l2.std(ddof=1))
     md = R.table1_chance_markdown(t.reset_index())
     assert "## Random, best of G" in md and "| toy | IVFS-linf | 2 |" in md
 
@@ -149,14 +217,14 @@ def test_scorecard_says_whether_reproduced_and_published_beat_chance_under_the_s
     tolerances = yaml.safe_load((ROOT / "config/config.yaml").read_text())["scorecard"]["tolerances"]
     # lymphoma, IVFS-linf, published KNN 94.0 and L2 2.30; Random best of 25: 93.2 and 2.38
     t1 = pd.DataFrame([{"dataset": "lymphoma", "method": "IVFS-linf", "metric": m, "reproduced": v, "status": "ok",
-                        "G": g, "chance_best_of_g": c, "chance_std": 0.1}
+                        "G": g, "chance_best_of_g": c, "chance_std": 0.1, "chance_se": 0.05}
                        for m, v, g, c in (("knn_acc", 94.3, 25, 93.2), ("L2", 2.49, 25, 2.38),
                                           ("fit_seconds", 1.0, None, None))])
     card = S.scorecard(published, S.read_reference(S.claim_lists()),
                        {"ivfs": [S.ReportResults("ivfs", {"table1": t1})]}, excluded={}, tolerances=tolerances)
     rows = card[(card["kind"] == "number") & (card["dataset"] == "lymphoma") & (card["method"] == "IVFS-linf")
                 & (card["table"] == "Table 1")].set_index("metric")
-    assert rows.loc["knn_acc", ["G", "chance_best_of_g"]].tolist() == [25, 93.2]
+    assert rows.loc["knn_acc", ["G", "chance_best_of_g", "chance_std", "chance_se"]].tolist() == [25, 93.2, 0.1, 0.05]
     assert rows.loc["knn_acc", ["reproduced_beats_chance", "published_beats_chance"]].tolist() == ["yes", "yes"]
     assert rows.loc["L2", ["reproduced_beats_chance", "published_beats_chance"]].tolist() == ["no", "yes"]
     assert rows.loc["fit_seconds", "reproduced_beats_chance"] == "" and pd.isna(rows.loc["fit_seconds", "G"])

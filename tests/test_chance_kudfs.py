@@ -34,8 +34,9 @@ def test_g_is_the_number_of_settings_of_the_configured_grid():
 
 
 def _pool(X, y, shape, seed, metrics):
-    runs = C.chance_runs(C.draws_needed([shape]), RANDOM, seed=seed, metrics=metrics)
-    return run_batched(X, y, runs, "all", metrics, n_classes=3, dataset="iris", method="Random")
+    runs = C.chance_runs(range(C.draws_needed([shape])), RANDOM, seed=seed, metrics=metrics)
+    pool = run_batched(X, y, runs, "all", metrics, n_classes=3, dataset="iris", method="Random")
+    return pool.assign(**{C.SEED_COLUMN: seed})
 
 
 def _acc(X, y, draw: int, seed: int, metrics: dict, d: int) -> pd.Series:
@@ -47,14 +48,16 @@ def _acc(X, y, draw: int, seed: int, metrics: dict, d: int) -> pd.Series:
 
 
 def _direct(X, y, shape, seed, metrics, d):
-    """Random's best of G computed without the pool: group j's setting s is the mean over its reps of fresh Random
-    orders (draws (j G + s) R + k), then the best over the settings and the counts 1..d; mean and std (ddof 1) over
-    the groups, in percent."""
+    """Random's best of G computed without the pool: every draw a fresh Random order; in each of the pool's
+    partitions (seeded by the pool's seed) group j's setting s is the mean over its reps of its draws, then the best
+    over the settings and the counts 1..d; the mean over all groups, one try's sd (the root of the mean
+    within-partition variance, ddof 1) and the mean's standard error (sd / sqrt(k)), in percent."""
     g, r = shape
-    bests = [max(pd.concat([_acc(X, y, (j * g + s) * r + k, seed, metrics, d) for k in range(r)], axis=1)
-                 .mean(axis=1).max() for s in range(g))
-             for j in range(C.GROUPS)]
-    return 100 * np.mean(bests), 100 * np.std(bests, ddof=1)
+    n = C.draws_needed([shape])
+    acc = np.stack([_acc(X, y, i, seed, metrics, d).to_numpy() for i in range(n)])  # (draws, counts)
+    bests = acc[C.partitions(n, g, r, seed=seed)].mean(axis=3).max(axis=(2, 3))  # (partitions, k)
+    std = np.sqrt(bests.var(axis=1, ddof=1).mean())
+    return 100 * bests.mean(), 100 * std, 100 * std / np.sqrt(bests.shape[1])
 
 
 @pytest.fixture(scope="module")
@@ -76,9 +79,10 @@ def test_table1_columns_are_the_best_over_g_random_orders_computed_directly(iris
     dims = {"iris": 3}  # counts beyond d are left out, as Table 1 leaves them out
     t = K.table1_chance(table, pools, shapes, dims).iloc[0]
     for column, method in (("udfs", K.UDFS), ("kernel_udfs", K.KUDFS)):
-        mean, std = _direct(X, y, shapes[method], seeds[method], metrics, d=3)
+        mean, std, se = _direct(X, y, shapes[method], seeds[method], metrics, d=3)
         assert t[f"{column}_G"] == shapes[method][0]
         assert t[f"{column}_chance"] == pytest.approx(mean) and t[f"{column}_chance_std"] == pytest.approx(std)
+        assert t[f"{column}_chance_se"] == pytest.approx(se)
     assert t["udfs"] == 80.0 and "all_features_G" not in t  # the values are unchanged; all features is no selection
 
 
@@ -106,7 +110,7 @@ def test_bad_shapes_and_pools_are_errors(iris_chance):
         K.table1_chance(table, pools, {K.KUDFS: (0, 1)}, {"iris": 4})
     with pytest.raises(ValueError, match="reps >= 1"):
         K.table1_chance(table, pools, {K.KUDFS: (1, 0)}, {"iris": 4})
-    with pytest.raises(ValueError, match="needs 25 draws, the pool has 20"):
+    with pytest.raises(ValueError, match="i.e. 10 draws; the pool has 8"):
         K.table1_chance(table, pools, {K.KUDFS: (5, 1)}, {"iris": 4})
     with pytest.raises(ValueError, match=r"no chance column for method\(s\) \['KernelPCA'\]"):
         K.table1_chance(table, pools, {K.KPCA: (1, 1)}, {"iris": 4})
@@ -121,8 +125,9 @@ def test_scorecard_kudfs_rows_say_whether_reproduced_and_published_beat_chance()
     tolerances = yaml.safe_load((ROOT / "config/config.yaml").read_text())["scorecard"]["tolerances"]
     # thyroid published: all features 78.7, UDFS 78.5, kernel UDFS 92.8
     t1 = pd.DataFrame([{"dataset": "thyroid", "d": 5, "all_features": 78.0, "udfs": 79.0, "kernel_udfs": 90.0,
-                        "udfs_G": 1, "udfs_chance": 80.0, "udfs_chance_std": 1.0,
-                        "kernel_udfs_G": 8, "kernel_udfs_chance": 91.0, "kernel_udfs_chance_std": 1.0}])
+                        "udfs_G": 1, "udfs_chance": 80.0, "udfs_chance_std": 1.0, "udfs_chance_se": 0.5,
+                        "kernel_udfs_G": 8, "kernel_udfs_chance": 91.0, "kernel_udfs_chance_std": 1.0,
+                        "kernel_udfs_chance_se": 0.5}])
     card = S.scorecard(published, S.read_reference(S.claim_lists()),
                        {"kudfs": [S.ReportResults("kudfs", {"table1": t1})]}, excluded={}, tolerances=tolerances)
     rows = card[(card["kind"] == "number") & (card["paper"] == "kudfs") & (card["dataset"] == "thyroid")]

@@ -37,6 +37,8 @@ def test_ivfs_smoke_builds_every_output(tmp_path, mirror):
     # Random under the same selection (rule ivfs_chance): IVFS-linf's G = 2 settings (k in {30, 60} at n~ = 0.1n)
     assert lym.loc[("IVFS-linf", "knn_acc"), "G"] == 2 and 0 < lym.loc[("IVFS-linf", "knn_acc"), "chance_best_of_g"] < 100
     assert "## Random, best of G" in md and "| lymphoma | IVFS-linf | 2 |" in md
+    chance = lym.loc[("IVFS-linf", "knn_acc")]
+    assert 0 <= chance["chance_se"] <= chance["chance_std"]  # the mean's error: one try's sd / sqrt(k groups)
 
     t2 = pd.read_csv(out / "table2.csv")
     ok = t2[t2["status"] == "ok"]

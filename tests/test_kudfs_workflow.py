@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -55,9 +56,10 @@ def test_kudfs_smoke_end_to_end(tmp_path, mirror):
     assert (row["udfs_G"], row["kernel_udfs_G"]) == (1, 2)
     for col in ("udfs_chance", "kernel_udfs_chance"):
         assert 30.0 <= row[col] <= 100.0 and row[f"{col}_std"] >= 0, col
+        assert row[f"{col}_se"] == pytest.approx(row[f"{col}_std"] / np.sqrt(2), abs=1e-3), col  # k = 2; csv: 3 decimals
     pool = pd.read_parquet(tmp_path / "results/smoke_kudfs_table1/kudfs/chance/thyroid.parquet")
     acc = pool[pool["metric"] == "kmeans_acc"]
-    assert pool["params"].nunique() == 10 and sorted(acc["n_features"].unique()) == [1, 2, 3, 4, 5]
+    assert pool["params"].nunique() == 4 and sorted(acc["n_features"].unique()) == [1, 2, 3, 4, 5]  # 2 x G = 2
     assert "## Random, best of G" in (report / "table1.md").read_text()
 
     curves = pd.read_csv(report / "fig2.csv")

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .chance import beats
+from .chance import COLUMNS, beats
 from .papers import NOT_RUN, REFERENCE, paper_rows, read_published, registry, scored
 from .papers.spec import Published
 from .readings import MAIN
@@ -173,7 +173,7 @@ def reproduced_numbers(paper: str, results: ReportResults) -> pd.DataFrame:
     return out
 
 
-CHANCE = ["G", "chance_best_of_g", "chance_std"]  # Random under the same selection (ufskit.chance), if a table has it
+CHANCE = ["G", *COLUMNS]  # Random under the same selection (ufskit.chance), if a table has it
 
 
 def _with_chance(rows: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:

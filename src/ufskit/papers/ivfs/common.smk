@@ -3,7 +3,9 @@
 
 import re
 
+from ufskit import chance as CHANCE
 from ufskit.papers import ivfs as IVFS_PAPER
+from ufskit.papers.ivfs.report import chance_pool_size
 from ufskit.papers import paper_methods, reference_labels
 
 # ---- input functions --------------------------------------------
@@ -92,19 +94,30 @@ def ivfs_chance_reps(name):
     return {m: ex.method_reps(exp, m) for m in methods if not methods[m].get("metrics")}
 
 
+def ivfs_chance_draws(name):
+    """Draws of the experiment's pool of random orders on every dataset (ufskit.papers.ivfs.report.chance_pool_size)."""
+    exp = config["experiments"][name]
+    return chance_pool_size(paper_methods(exp["methods"]), ivfs_protocol(name), ivfs_chance_reps(name))
+
+
+def ivfs_chance_shards(wildcards):
+    """The shards of a dataset's pool of random orders (rule ivfs_chance_shard), in draw order."""
+    n = len(CHANCE.shards(ivfs_chance_draws(wildcards.experiment)))
+    return [f"results/{wildcards.experiment}/ivfs/chance/{wildcards.dataset}/shard{j}.parquet" for j in range(n)]
+
+
 def ivfs_chance_params(wildcards):
-    """Rule ivfs_chance: the random selector (the experiment's Random, else a default one), the pool's metric
-    options (the experiment's, persistence on every draw at the protocol's counts), the Table 1 methods and
-    their repetitions, and the seed of the pool (the run's identity)."""
+    """Rule ivfs_chance_shard: the random selector (the experiment's Random, else a default one), the pool's metric
+    options (the experiment's, persistence on every draw at the protocol's counts), the shard's draws (start,
+    stop) and the seed of the pool (the run's identity)."""
     exp = config["experiments"][wildcards.experiment]
     protocol = ivfs_protocol(wildcards.experiment)
     random = next((exp["methods"][m] for m in reference_labels(exp["methods"])), {"selector": "Random"})
+    draws = CHANCE.shards(ivfs_chance_draws(wildcards.experiment))[int(wildcards.part)]
     return {
         "spec": {"selector": random["selector"], "params": random.get("params", {})},
         "metrics": IVFS_PAPER.run_metrics(exp["metrics"], protocol, label=""),
-        "methods": paper_methods(exp["methods"]),
-        "protocol": protocol,
-        "reps": ivfs_chance_reps(wildcards.experiment),
+        "draws": [draws.start, draws.stop],
         "seed": experiment_seed(wildcards.experiment, wildcards.dataset, "chance"),
     }
 

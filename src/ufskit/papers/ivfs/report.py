@@ -139,15 +139,26 @@ def table1_shapes(methods: dict, protocol: dict, reps: dict, n_samples: int) -> 
     return {m: (len(table_slugs(methods, protocol, m, n_samples)), r) for m, r in reps.items()}
 
 
+# Sample counts the chance pool is sized over, one on each side of the "ivfs_table" placeholder's threshold
+# (0.1 n below 1000 samples, 100 from 1000 on; ufskit.experiments): the workflow sizes a pool before its data is read.
+POOL_SAMPLE_COUNTS = (100, 10_000)
+
+
+def chance_pool_size(methods: dict, protocol: dict, reps: dict) -> int:
+    """Draws of a dataset's chance pool: ``ufskit.chance.draws_needed`` of the largest G R on a small or large set."""
+    return max(C.draws_needed(table1_shapes(methods, protocol, reps, n).values()) for n in POOL_SAMPLE_COUNTS)
+
+
 def table1_chance(long: pd.DataFrame, pools: dict[str, pd.DataFrame], *, methods: dict, protocol: dict,
                   reps: dict, info: dict) -> pd.DataFrame:
-    """Table 1 with Random under each method's selection: columns G, chance_best_of_g, chance_std.
+    """Table 1 with Random under each method's selection: columns G, chance_best_of_g, chance_std, chance_se.
 
     ``pools``: dataset -> the tidy metrics of its random orders (rule ivfs_chance); ``reps``: label ->
     repetitions averaged per setting, for the methods evaluated with the pool's metric options (the
     others get no chance value). Per dataset, method and quality metric of Table 1: Random's best over G
-    settings of ``reps`` orders each and over the counts (``ufskit.chance.best_of_g``), mean and std over
-    the disjoint groups, in the paper's units. The running time gets none.
+    settings of ``reps`` orders each and over the counts (``ufskit.chance.best_of_g``): the mean over the
+    pool's partitions into groups, the standard deviation of one try and the mean's standard error
+    (``ufskit.chance.spread``), in the paper's units. The running time gets none.
     """
     rows = []
     for dataset, pool in pools.items():
@@ -157,9 +168,9 @@ def table1_chance(long: pd.DataFrame, pools: dict[str, pd.DataFrame], *, methods
             chance = C.spread(C.best_of_g(pool, g=g, reps=r))
             chance = chance[chance["metric"].isin(CHANCE_METRICS)]
             factor = chance["metric"].map(lambda m: TABLE1[m][1])
-            rows.append(chance.assign(dataset=dataset, method=method, G=g, chance_best_of_g=chance["chance_best_of_g"]
-                                      * factor, chance_std=chance["chance_std"] * factor))
-    columns = ["dataset", "method", "metric", "G", "chance_best_of_g", "chance_std"]
+            rows.append(chance.assign(dataset=dataset, method=method, G=g,
+                                      **{c: chance[c] * factor for c in C.COLUMNS}))
+    columns = ["dataset", "method", "metric", "G", *C.COLUMNS]
     found = pd.concat(rows, ignore_index=True)[columns] if rows else pd.DataFrame(columns=columns)
     out = long.drop(columns=[c for c in columns[3:] if c in long]).merge(found, on=columns[:3], how="left")
     out["G"] = out["G"].astype("Int64")
@@ -177,8 +188,8 @@ def table1_chance_markdown(long: pd.DataFrame) -> str:
         return ""
     header = ["Dataset", "Method", "G"] + [TABLE1[m][0] for m in CHANCE_METRICS]
     return ("\n## Random, best of G\n\n" + markdown_table(rows, header)
-            + f"\nCells: the method's value vs Random, best of G (mean ± std over {C.GROUPS} disjoint groups of "
-              "random orders): the best over G settings (each the mean of the method's repetitions) and the "
+            + "\nCells: the method's value vs Random, best of G (mean ± standard deviation of one try; "
+              f"{C.ESTIMATOR_NOTE}): the best over G settings (each the mean of the method's repetitions) and the "
               "counts, as the method's value is. See docs/fidelity/readings.md, Chance under the same selection.\n")
 
 

@@ -33,19 +33,21 @@ rule ivfs_stability:
         "scripts/ivfs_stability.py"
 
 
-# Random under Table 1's selection: a pool of random orders per dataset, evaluated in one job with the methods'
-# metric options; Table 1 takes each method's best of G from it (ufskit.chance).
-rule ivfs_chance:
+# Random under Table 1's selection: a pool of random orders per dataset, evaluated with the methods' metric options
+# in shards of ufskit.chance.SHARD_DRAWS draws (each draw seeded by its index only: the concatenation is the
+# one-job pool); Table 1 takes each method's best of G from it (ufskit.chance).
+rule ivfs_chance_shard:
     input:
         unpack(evaluation_data),
     output:
-        "results/{experiment}/ivfs/chance/{dataset}.parquet",
+        "results/{experiment}/ivfs/chance/{dataset}/shard{part}.parquet",
     log:
-        "logs/ivfs/chance/{experiment}/{dataset}.log",
+        "logs/ivfs/chance/{experiment}/{dataset}/shard{part}.log",
     benchmark:
-        "benchmarks/ivfs/chance/{experiment}/{dataset}.tsv"
+        "benchmarks/ivfs/chance/{experiment}/{dataset}/shard{part}.tsv"
     wildcard_constraints:
         experiment=IVFS_EXPERIMENT,
+        part=r"\d+",
     conda:
         ENV
     threads: 1
@@ -56,6 +58,23 @@ rule ivfs_chance:
         n_features=lambda w: config["experiments"][w.experiment]["n_features"],
     script:
         "scripts/ivfs_chance.py"
+
+
+rule ivfs_chance:
+    input:
+        ivfs_chance_shards,
+    output:
+        "results/{experiment}/ivfs/chance/{dataset}.parquet",
+    log:
+        "logs/ivfs/chance/{experiment}/{dataset}.log",
+    wildcard_constraints:
+        experiment=IVFS_EXPERIMENT,
+    conda:
+        ENV
+    params:
+        draws=lambda w: ivfs_chance_draws(w.experiment),
+    script:
+        shared_script("chance_pool.py")
 
 
 # ---- tables, figures and claims of a report folder --------------------------------------

@@ -196,6 +196,7 @@ def _extra_cells(method: str, best: pd.DataFrame, dataset: str) -> dict:
 
 # Table 1's columns with Random's best of G beside them -> the method whose value they hold
 CHANCE_COLUMNS = {"udfs": UDFS, "kernel_udfs": KUDFS}
+CHANCE_SUFFIXES = ["chance", "chance_std", "chance_se"]  # <column>_<suffix> holds ufskit.chance.COLUMNS' value
 SHOWN = {UDFS: "UDFS", KUDFS: "Kernel UDFS"}  # their names in the markdown
 ROLE_METHOD = {"udfs": UDFS, "table1": KUDFS}  # the method Table 1 takes from the experiment of each role
 
@@ -211,13 +212,15 @@ def chance_shape(experiment: dict, method: str) -> tuple[int, int]:
 
 def table1_chance(table: pd.DataFrame, pools: dict[str, dict[str, pd.DataFrame]],
                   shapes: dict[str, tuple[int, int]], dims: dict) -> pd.DataFrame:
-    """Table 1 with Random under each method's selection: columns ``<column>_G``, ``<column>_chance`` and
-    ``<column>_chance_std`` (percent) for UDFS (``udfs``) and kernel UDFS (``kernel_udfs``).
+    """Table 1 with Random under each method's selection: columns ``<column>_G``, ``<column>_chance``,
+    ``<column>_chance_std`` and ``<column>_chance_se`` (percent) for UDFS (``udfs``) and kernel UDFS
+    (``kernel_udfs``).
 
     ``pools``: method -> dataset -> the tidy metrics of its random orders (rule kudfs_chance, evaluated with the
     options of the method's experiment); ``shapes``: method -> (G, reps) (``chance_shape``). Per dataset: Random's
-    best over G settings of ``reps`` orders each and over the counts 1..d (``ufskit.chance.best_of_g``), mean and
-    std over the disjoint groups. A dataset without a pool gets no value.
+    best over G settings of ``reps`` orders each and over the counts 1..d (``ufskit.chance.best_of_g``): the mean
+    over the pool's partitions into groups, one try's standard deviation and the mean's standard error
+    (``ufskit.chance.spread``). A dataset without a pool gets no value.
     """
     unknown = sorted(set(shapes) - set(CHANCE_COLUMNS.values()))
     if unknown:
@@ -230,18 +233,19 @@ def table1_chance(table: pd.DataFrame, pools: dict[str, dict[str, pd.DataFrame]]
         values = {ds: C.spread(C.best_of_g(within_dims(pool, dims), g=g, reps=reps)).set_index("metric").loc[METRIC]
                   for ds, pool in pools.get(method, {}).items()}
         out[f"{column}_G"] = pd.array([g if ds in values else pd.NA for ds in out["dataset"]], dtype="Int64")
-        for suffix, key in (("chance", "chance_best_of_g"), ("chance_std", "chance_std")):
+        for suffix, key in zip(CHANCE_SUFFIXES, C.COLUMNS):
             out[f"{column}_{suffix}"] = [100 * values[ds][key] if ds in values else np.nan for ds in out["dataset"]]
     return out
 
 
 def chance_rows(table: pd.DataFrame) -> pd.DataFrame:
-    """Table 1's chance columns in long form: dataset, method, G, chance_best_of_g, chance_std (none: empty)."""
+    """Table 1's chance columns in long form: dataset, method, G, chance_best_of_g, chance_std, chance_se (none:
+    empty)."""
     parts = [table[["dataset"]].assign(method=method, G=table[f"{column}_G"],
-                                       chance_best_of_g=table[f"{column}_chance"],
-                                       chance_std=table[f"{column}_chance_std"])
+                                       **{key: table[f"{column}_{suffix}"] for suffix, key in
+                                          zip(CHANCE_SUFFIXES, C.COLUMNS)})
              for column, method in CHANCE_COLUMNS.items() if f"{column}_G" in table]
-    columns = ["dataset", "method", "G", "chance_best_of_g", "chance_std"]
+    columns = ["dataset", "method", "G", *C.COLUMNS]
     return pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame(columns=columns)
 
 
@@ -300,8 +304,8 @@ def _chance_markdown(table: pd.DataFrame) -> str:
             for ds in table["dataset"]]
     header = ["dataset", *(f"{SHOWN[m]} (G = {g[m]})" for m in methods)]
     return ("\n## Random, best of G\n\n" + markdown_table(rows, header)
-            + f"\nCells: the method's ACC (%) vs Random, best of G (mean ± std over {C.GROUPS} disjoint groups of "
-              "random feature orders): the best over G settings (each the mean of the method's repetitions) and the "
+            + "\nCells: the method's ACC (%) vs Random, best of G (mean ± standard deviation of one try; "
+              f"{C.ESTIMATOR_NOTE}): the best over G settings (each the mean of the method's repetitions) and the "
               "counts 1..d, as the method's value is. See docs/fidelity/readings.md, Chance under the same "
               "selection.\n")
 

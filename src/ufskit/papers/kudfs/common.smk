@@ -1,6 +1,7 @@
 # Input functions, targets and constants of the KUDFS paper's rules (rules.smk).
 
 
+from ufskit import chance as CHANCE
 from ufskit.papers import EXTRA_MARK, extra_labels
 from ufskit.papers import kudfs as KUDFS_PAPER
 
@@ -111,14 +112,27 @@ def kudfs_chance_names():
     ]
 
 
+def kudfs_chance_draws(name):
+    """Draws of the experiment's pool of random orders: ufskit.chance.draws_needed of its Table 1 method's (G, reps)."""
+    exp = config["experiments"][name]
+    return CHANCE.draws_needed([KUDFS_PAPER.chance_shape(exp, KUDFS_PAPER.ROLE_METHOD[exp["role"]])])
+
+
+def kudfs_chance_shards(wildcards):
+    """The shards of a dataset's pool of random orders (rule kudfs_chance_shard), in draw order."""
+    n = len(CHANCE.shards(kudfs_chance_draws(wildcards.experiment)))
+    return [f"results/{wildcards.experiment}/kudfs/chance/{wildcards.dataset}/shard{j}.parquet" for j in range(n)]
+
+
 def kudfs_chance_params(wildcards):
-    """Rule kudfs_chance: (G, reps) of the method Table 1 takes from the experiment, its metric options (the pool
-    is evaluated as the method is) and the seed of the pool (the run's identity)."""
+    """Rule kudfs_chance_shard: the metric options of the method Table 1 takes from the experiment (the pool is
+    evaluated as the method is), the shard's draws (start, stop) and the seed of the pool (the run's identity)."""
     exp = config["experiments"][wildcards.experiment]
     method = KUDFS_PAPER.ROLE_METHOD[exp["role"]]
+    draws = CHANCE.shards(kudfs_chance_draws(wildcards.experiment))[int(wildcards.part)]
     return {
-        "shape": KUDFS_PAPER.chance_shape(exp, method),
         "metrics": ex.method_metrics(exp, method),
+        "draws": [draws.start, draws.stop],
         "seed": experiment_seed(wildcards.experiment, wildcards.dataset, "chance"),
     }
 

@@ -77,18 +77,20 @@ rule kudfs_distance_ratio:
 
 
 # One dataset's pool of random feature orders, evaluated with the metric options of the method Table 1 takes
-# from the experiment; Table 1 takes that method's Random best of G from it (ufskit.chance).
-rule kudfs_chance:
+# from the experiment, in shards of ufskit.chance.SHARD_DRAWS draws concatenated by rule kudfs_chance (the
+# one-job pool: each draw seeded by its index only); Table 1 takes that method's Random best of G from it.
+rule kudfs_chance_shard:
     input:
         data=prepared_data,
     output:
-        "results/{experiment}/kudfs/chance/{dataset}.parquet",
+        "results/{experiment}/kudfs/chance/{dataset}/shard{part}.parquet",
     log:
-        "logs/kudfs/chance/{experiment}/{dataset}.log",
+        "logs/kudfs/chance/{experiment}/{dataset}/shard{part}.log",
     benchmark:
-        "benchmarks/kudfs/chance/{experiment}/{dataset}.tsv"
+        "benchmarks/kudfs/chance/{experiment}/{dataset}/shard{part}.tsv"
     wildcard_constraints:
         experiment=KUDFS_CHANCE_EXPERIMENT,
+        part=r"\d+",
     conda:
         ENV
     threads: 1
@@ -98,6 +100,23 @@ rule kudfs_chance:
         chance=kudfs_chance_params,
     script:
         "scripts/kudfs_chance.py"
+
+
+rule kudfs_chance:
+    input:
+        kudfs_chance_shards,
+    output:
+        "results/{experiment}/kudfs/chance/{dataset}.parquet",
+    log:
+        "logs/kudfs/chance/{experiment}/{dataset}.log",
+    wildcard_constraints:
+        experiment=KUDFS_CHANCE_EXPERIMENT,
+    conda:
+        ENV
+    params:
+        draws=lambda w: kudfs_chance_draws(w.experiment),
+    script:
+        shared_script("chance_pool.py")
 
 
 # ---- tables, figures, claims ------------------------------------------------------------

@@ -1,10 +1,10 @@
-"""Rule ivfs_chance: one dataset's pool of random feature orders, evaluated with the Table 1 methods' metric
-options, from which Table 1 takes Random's best of G per method (ufskit.chance; one job, every draw batched)."""
+"""Rule ivfs_chance_shard: one shard of a dataset's pool of random feature orders (draws start..stop-1), evaluated
+with the Table 1 methods' metric options; rule ivfs_chance concatenates the shards into the pool from which Table 1
+takes Random's best of G per method (ufskit.chance; the shard's draws batched in one job)."""
 
-from ufskit.chance import chance_runs, draws_needed
+from ufskit.chance import SEED_COLUMN, chance_runs
 from ufskit.data import load_dataset
 from ufskit.metrics import load_diagram
-from ufskit.papers.ivfs.report import table1_shapes
 from ufskit.runlog import start
 from ufskit.runs import run_batched
 
@@ -12,10 +12,9 @@ log = start(snakemake.log[0], snakemake.threads)
 w, p = snakemake.wildcards, snakemake.params.chance
 ds = load_dataset(snakemake.input.data)
 diagram = load_diagram(snakemake.input.diagram) if "diagram" in snakemake.input.keys() else None
-shapes = table1_shapes(p["methods"], p["protocol"], p["reps"], ds.X.shape[0])
-runs = chance_runs(draws_needed(shapes.values()), p["spec"], seed=p["seed"], metrics=p["metrics"])
-log.info("best of G per method (G, reps): %s; %d random orders", shapes, len(runs))
+runs = chance_runs(range(*p["draws"]), p["spec"], seed=p["seed"], metrics=p["metrics"])
+log.info("draws %d..%d of the pool of random orders", p["draws"][0], p["draws"][1] - 1)
 frame = run_batched(ds.X, ds.y, runs, snakemake.params.n_features, p["metrics"], n_classes=ds.n_classes,
                     dataset=w.dataset, method="Random", diagram=diagram)
-frame.to_parquet(snakemake.output[0], index=False)
+frame.assign(**{SEED_COLUMN: p["seed"]}).to_parquet(snakemake.output[0], index=False)
 log.info("%d metric rows written", len(frame))
