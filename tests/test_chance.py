@@ -82,8 +82,9 @@ def test_best_of_g_needs_enough_draws_one_seed_and_valid_shapes():
         C.draws_needed([(0, 1)])
     with pytest.raises(ValueError, match="groups must be >= 2"):
         C.draws_needed([(1, 1)], groups=1)
-    assert C.draws_needed([(2, 2), (3, 1)]) == 8  # POOL_GROUPS = 2 groups of the largest G R
-    assert C.draws_needed([(2, 2), (3, 1)], groups=5) == 20
+    assert C.draws_needed([(5, 3), (3, 1)]) == 30  # POOL_GROUPS = 2 groups of the largest G R
+    assert C.draws_needed([(5, 3), (3, 1)], groups=5) == 75
+    assert C.draws_needed([(1, 1), (2, 2)]) == C.MIN_DRAWS == 20  # small G R: at least 20 tries
 
 
 def test_chance_runs_keep_their_draws_when_the_pool_grows_or_is_sharded():
@@ -142,7 +143,7 @@ def test_g_is_the_number_of_settings_table1_takes_the_best_over():
     assert shapes == {"SPEC": (1, 1), "MCFS": (4, 1), "GLSPFS": (30, 1), "IVFS-linf": (15, 5)}
     assert R.table1_shapes(methods, protocol, reps, 1440)["IVFS-linf"] == (15, 5)  # n~ = 100 on n >= 1000
     assert R.chance_pool_size(methods, protocol, reps) == 150  # 2 x IVFS-linf's 15 x 5, on small and large sets
-    assert R.chance_pool_size(*_ivfs_block("config/quick.yaml", "quick_ivfs")) == 8
+    assert R.chance_pool_size(*_ivfs_block("config/quick.yaml", "quick_ivfs")) == C.MIN_DRAWS  # 2 x 2 x 2 < 20
 
 
 METHODS = {"SPEC": {"selector": "SPEC", "params": {"style": 2}},
@@ -175,16 +176,17 @@ def test_table1_column_is_the_best_over_g_random_orders_computed_directly(rng):
                                     derive_seed(seed, "evaluation", i), dataset="toy", method="Random",
                                     params=f"d{i}", rep=0) for i in range(C.draws_needed(shapes.values()))])
     g, r = shapes["IVFS-linf"]
-    groups = C.partitions(8, g, r, seed=seed)  # the pool's seed is the rule's: written on its rows
+    n = C.draws_needed(shapes.values())  # MIN_DRAWS = 20 here (2 G R = 8): k = 5 groups of G R = 4 per partition
+    groups = C.partitions(n, g, r, seed=seed)  # the pool's seed is the rule's: written on its rows
     for metric, pick, factor in (("knn_acc", np.max, 100), ("L2", np.min, 1)):
         table = draws[draws["metric"] == metric].pivot(index="params", columns="n_features", values="value")
-        table = table.loc[[f"d{i}" for i in range(8)]].to_numpy()
+        table = table.loc[[f"d{i}" for i in range(n)]].to_numpy()
         bests = np.array([[pick(table[group].mean(axis=1)) for group in part] for part in groups])  # (P, k)
         assert t.loc[("IVFS-linf", metric), "chance_best_of_g"] == pytest.approx(factor * bests.mean())
         assert t.loc[("IVFS-linf", metric), "chance_std"] == pytest.approx(
             factor * np.sqrt(bests.var(axis=1, ddof=1).mean()))
         assert t.loc[("IVFS-linf", metric), "chance_se"] == pytest.approx(
-            t.loc[("IVFS-linf", metric), "chance_std"] / np.sqrt(2))
+            t.loc[("IVFS-linf", metric), "chance_std"] / np.sqrt(n // (g * r)))
     # SPEC (G = 1, one repetition): every draw of the pool is a group, its best over the counts
     spec_l2 = draws[draws["metric"] == "L2"].groupby("params")["value"].min()
     assert t.loc[("SPEC", "L2"), "chance_best_of_g"] == pytest.approx(spec_l2.mean())

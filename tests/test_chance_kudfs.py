@@ -110,8 +110,8 @@ def test_bad_shapes_and_pools_are_errors(iris_chance):
         K.table1_chance(table, pools, {K.KUDFS: (0, 1)}, {"iris": 4})
     with pytest.raises(ValueError, match="reps >= 1"):
         K.table1_chance(table, pools, {K.KUDFS: (1, 0)}, {"iris": 4})
-    with pytest.raises(ValueError, match="i.e. 10 draws; the pool has 8"):
-        K.table1_chance(table, pools, {K.KUDFS: (5, 1)}, {"iris": 4})
+    with pytest.raises(ValueError, match="i.e. 22 draws; the pool has 20"):  # MIN_DRAWS = 20 draws in the pool
+        K.table1_chance(table, pools, {K.KUDFS: (11, 1)}, {"iris": 4})
     with pytest.raises(ValueError, match=r"no chance column for method\(s\) \['KernelPCA'\]"):
         K.table1_chance(table, pools, {K.KPCA: (1, 1)}, {"iris": 4})
     with pytest.raises(ValueError, match="no original dimension given"):

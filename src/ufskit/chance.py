@@ -40,6 +40,7 @@ from .metrics.registry import higher_is_better
 from .seeds import derive_seed
 
 POOL_GROUPS = 2  # the pool holds POOL_GROUPS x the largest G R of the methods it serves (k >= 2 groups each)
+MIN_DRAWS = 20  # and at least this many draws: a method with G R = 1 gets 20 tries, its sd 19 degrees of freedom
 PARTITIONS = 100  # random partitions of the pool into groups of G R draws, averaged (module docstring)
 SHARD_DRAWS = 25  # draws per shard job of a pool (a few minutes on the largest datasets)
 DRAW_PREFIX = "draw"
@@ -50,14 +51,21 @@ ESTIMATOR_NOTE = (f"the mean over every group of {PARTITIONS} random partitions 
                   "orders into groups of G x reps orders; the mean's standard error is in table1.csv")
 
 
-def draws_needed(shapes, groups: int = POOL_GROUPS) -> int:
-    """Random orders a pool needs so that every (G, reps) of ``shapes`` gets at least ``groups`` groups."""
+def _largest_try(shapes, groups: int) -> int:
+    """The largest G reps of ``shapes``, each checked (G >= 1, reps >= 1, groups >= 2)."""
     for g, reps in shapes:
         if g < 1 or reps < 1:
             raise ValueError(f"best-of-G needs G >= 1 and reps >= 1, got G={g}, reps={reps}.")
     if groups < 2:
         raise ValueError(f"groups must be >= 2 for a spread, got {groups}.")
-    return groups * max((g * reps for g, reps in shapes), default=0)
+    return max((g * reps for g, reps in shapes), default=0)
+
+
+def draws_needed(shapes, groups: int = POOL_GROUPS) -> int:
+    """Random orders a pool needs: every (G, reps) of ``shapes`` gets at least ``groups`` groups, and the pool
+    at least ``MIN_DRAWS`` draws, so that a small G R still has enough tries for an honest spread."""
+    largest = _largest_try(shapes, groups)
+    return max(groups * largest, MIN_DRAWS) if largest else 0
 
 
 def shards(n_draws: int, size: int = SHARD_DRAWS) -> list[range]:
@@ -110,7 +118,7 @@ def pool_seed(values: pd.DataFrame) -> int:
 def partitions(n_draws: int, g: int, reps: int, *, seed: int, count: int = PARTITIONS) -> np.ndarray:
     """``count`` random partitions of draws 0..n_draws-1 into k = n_draws // (g reps) groups: an array
     (count, k, g, reps) of draw indices, partition p a permutation seeded by (``seed``, "partition", p)."""
-    need = draws_needed([(g, reps)], 2)  # also checks G and reps
+    need = 2 * _largest_try([(g, reps)], 2)  # two groups at least; also checks G and reps
     if n_draws < need or count < 1:
         raise ValueError(f"best of G={g} over reps={reps} needs >= 1 partition into >= 2 groups, i.e. "
                          f"{need} draws; the pool has {n_draws} (partitions: {count}).")
