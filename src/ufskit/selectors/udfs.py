@@ -191,13 +191,14 @@ def spectrum_of(X: np.ndarray, L, *, low_rank: bool | None = None):
     return LowRankSpectrum(X.T @ (V * np.sqrt(np.clip(values, 0.0, None))))
 
 
-def udfs_iterations(spectrum, n_clusters: int, gamma: float, max_iter: int, tol: float):
+def udfs_iterations(spectrum, n_clusters: int, gamma: float, max_iter: int, tol: float, progress=None):
     """The reweighted eigen-iteration; returns (W, objective per iteration).
 
     The start G = I yields only the first weights (see ``_start_row_norms``);
     then each iteration takes W = the c smallest eigenvectors of
     M + gamma G and records Tr(W'MW) + gamma sum_i sqrt(||w_i||^2 + eps),
-    which does not increase (Nie et al. 2010).
+    which does not increase (Nie et al. 2010). ``progress`` (a
+    ``progress.Progress`` or None) hears of every iteration.
     """
     sq = spectrum.start_row_norms(n_clusters)
     objective: list[float] = []
@@ -205,6 +206,8 @@ def udfs_iterations(spectrum, n_clusters: int, gamma: float, max_iter: int, tol:
         W = spectrum.smallest(gamma * reweight(sq), n_clusters, v0=np.sqrt(sq))
         sq = row_sq_norms(W)
         objective.append(spectrum.quadratic(W) + gamma * l21_norm(W))
+        if progress is not None:
+            progress.step("reweighting %d of at most %d, objective %.6g", len(objective), max_iter, objective[-1])
         if has_converged(objective, tol):
             break
     return W, objective
