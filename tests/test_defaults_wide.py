@@ -20,6 +20,7 @@ LONG_FITS = {
     "SOGFS": ("ufskit.selectors.sogfs", "SOGFS: reweighting 1 of at most"),
     "NRFS": ("ufskit.selectors.nrfs", "NRFS: global spectra of 20 instances done"),
     "IterativeLaplacianScore": ("ufskit.selectors.iterative_ls", "IterativeLS-1: round 1, "),
+    "UDFS": ("ufskit.selectors.udfs", "UDFS: reweighting 1 of at most"),
 }
 
 

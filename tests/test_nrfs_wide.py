@@ -1,4 +1,4 @@
-"""NRFS on wide data (d >> n): the same numbers with less work.
+"""NRFS on wide data (d >> n): the same numbers with less work, and single-feature subspaces by default.
 
 The feature-neighbour search reuses one products buffer per block and the
 shift and norms of the whole; the representatives' subspace distances serve
@@ -52,3 +52,15 @@ def test_subspace_distances_are_computed_once_per_representative(monkeypatch):
     assert sum(calls) == 2 * direct.representatives_.size
     assert_array_equal(fast.coef_, direct.coef_)
     assert_array_equal(fast.ranking_, direct.ranking_)
+
+
+def test_auto_subspaces_are_single_features_above_the_wide_limit(monkeypatch):
+    """q > 1 needs all m x m feature distances (20x the median selector on 50 x 20,000): "auto" is 1 above
+    AUTO_SUBSPACE_MAX_FEATURES, the paper's rule up to it, and an explicit q is kept."""
+    monkeypatch.setattr(nrfs_module, "AUTO_SUBSPACE_MAX_FEATURES", 120)
+    X = np.random.default_rng(2).standard_normal((20, 121))
+    assert NRFS(random_state=0).fit(X[:, :120]).n_neighbors_features_ == 3  # 120 // 40
+    wide = NRFS(random_state=0).fit(X)
+    assert wide.n_neighbors_features_ == 1
+    assert_array_equal(wide.ranking_, NRFS(random_state=0, n_neighbors_features=1).fit(X).ranking_)
+    assert NRFS(random_state=0, n_neighbors_features=3).fit(X).n_neighbors_features_ == 3

@@ -185,7 +185,10 @@ class DGUFS(ScoreSelector):
     the products with H L H; n x n and d x n memory. COIL20 (1440 x 1024,
     z-scored): 3 iterations took 427 s on the shared 2-core development
     machine at load average ~35, so a default fit (100 iterations) is hours
-    there; the 1440 x 1440 eigendecomposition dominates.
+    there; the 1440 x 1440 eigendecomposition dominates. On wide data the
+    d x n work dominates instead: n = 50, d = 20,000 takes about 7 s of CPU
+    (``benchmarks/defaults_wide.py``). A fit logs its progress every 5 s
+    (INFO, logger ``ufskit.selectors.dgufs``).
 
     References
     ----------

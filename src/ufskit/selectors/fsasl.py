@@ -215,6 +215,12 @@ class FSASL(ScoreSelector):
     r estimated on X does not depend on its units. FSASL is scale-sensitive (a
     small column needs a large row w_i): a column whose range is below 1e-6 of
     the largest gives a ``ScaleWarning``.
+
+    Cost on wide data: with one pass (the default) the lasso reconstructs the
+    samples of X itself, so each of its FISTA steps (up to 2000) multiplies
+    by the n x d X twice: on n = 50, d = 20,000 about 3 s of CPU
+    (``benchmarks/defaults_wide.py``). A fit logs its progress every 5 s
+    (INFO, logger ``ufskit.selectors.fsasl``).
     """
 
     _parameter_constraints: dict = {

@@ -58,6 +58,9 @@ BLOCK_BYTES = 64 * 2**20
 NEIGHBOR_BLOCK_BYTES = 4 * 2**20
 # the representatives' subspace distances are computed once for the widths and the layers when they fit in this
 CACHE_BYTES = 4 * BLOCK_BYTES
+# n_neighbors_features="auto" is 1 above this many features: q > 1 needs the distances between all m features
+# (2 m^2 n flops; 4e10, 20x the median selector's time, at n = 50, m = 20,000); the paper's q = 50 is then explicit
+AUTO_SUBSPACE_MAX_FEATURES = 10_000
 # at or below this fraction of non-zeros (text: ~1 %) the features' dot products come from a sparse product
 SPARSE_DENSITY = 0.1
 
@@ -379,7 +382,13 @@ class NRFS(ScoreSelector):
         synthetic data (m = 34). A q near m gives every feature nearly the
         whole space as its subspace, so all layers coincide and the ranking
         degrades to column order (the old "auto", min(50, m), did that for
-        m <= 50).
+        m <= 50). Above ``AUTO_SUBSPACE_MAX_FEATURES`` (10,000) features
+        "auto" is 1 (Sec. V-A's single-feature subspaces): any q > 1 needs
+        the distances between all m features, 2 m^2 n flops, which on
+        n = 50, m = 20,000 made a default fit 20x the median selector's time
+        (0.9 s of CPU with q = 1; docs/performance.md, "Defaults on wide
+        data"). Set 50 for the paper's subspaces there; the workflow's
+        NRFS experiments set q explicitly.
     n_neighbors : int, None or "auto", default "auto"
         [k] W keeps the edges of the symmetric k-nearest-neighbour graph
         (Sec. VI-A: k = 5 for kNN-based similarities); None = all pairs;
@@ -436,7 +445,7 @@ class NRFS(ScoreSelector):
     one n x r layer and its ridge solve (2 n r^2 flops in the primal form,
     r + 1 <= n, else n^2 r in the dual). On digits (n = 1797, m = 61, q = 1,
     p = 405) that is about 5e10 flops in the two eigenproblems and 6e9 in the
-    regressions; on n = 50, d = 20,000 (q = 50) 4e10 flops in the feature
+    regressions; on n = 50, d = 20,000 (q = 50, explicit: "auto" is 1 there) 4e10 flops in the feature
     distances, the rest below 1e9, where a Laplacian score needs about 1e8:
     the paper's construction, not an accident of this code
     (benchmarks/nrfs_speed.py measures it; docs/performance.md). Its
@@ -497,7 +506,8 @@ class NRFS(ScoreSelector):
         self.n_clusters_ = auto_or_int(self.n_clusters, "n_clusters", min(5, n - 1))
         if self.n_clusters_ > n - 1:
             raise ValueError(f"n_clusters={self.n_clusters_} must be below n_samples={n}.")
-        self.n_neighbors_features_ = auto_or_int(self.n_neighbors_features, "n_neighbors_features", min(50, max(1, m // 40)))
+        auto_q = min(50, max(1, m // 40)) if m <= AUTO_SUBSPACE_MAX_FEATURES else 1
+        self.n_neighbors_features_ = auto_or_int(self.n_neighbors_features, "n_neighbors_features", auto_q)
         if self.n_neighbors_features_ > m:
             raise ValueError(f"n_neighbors_features={self.n_neighbors_features_} exceeds the number of features ({m}).")
         noise, ridge = self.noise_fraction, self.ridge  # their values are checked by the constraints (fit)

@@ -148,7 +148,10 @@ class SOGFS(ScoreSelector):
     outer iteration (with the first W-step) did not finish in 18 minutes on
     the shared 2-core development machine at load average ~35, where the fit
     got a few percent of a core; wdbc (569 x 30) took 172 s there, the
-    authors' code 116 s under Octave.
+    authors' code 116 s under Octave. n = 50, d = 20,000: about 40 s of CPU
+    (each W-step up to 100 shift-invert Lanczos solves of O(d n) products;
+    ``benchmarks/defaults_wide.py``). A fit logs its progress every 5 s
+    (INFO, logger ``ufskit.selectors.sogfs``).
 
     References
     ----------

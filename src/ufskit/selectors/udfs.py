@@ -23,6 +23,8 @@ applied through the Woodbury identity (O(nd) per product, no d x d matrix).
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
@@ -34,11 +36,14 @@ from ..sparse_regression import EPS, has_converged, l21_norm, reweight, row_sq_n
 from ..validation import auto_or_int, centred, check_int, check_positive
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT
+from .progress import Progress
 
 # the shift-invert pole sits this fraction below the smallest diagonal entry of M + gamma G
 SHIFT_MARGIN = 1e-3
 # lam = "auto": Yang's lambda = 1e3 for data of unit mean square (z-scored), scaled with X's square
 LAM_ON_UNIT_SCALE = 1e3
+
+logger = logging.getLogger(__name__)
 
 
 def local_discriminative_laplacian(X: np.ndarray, n_neighbors: int, lam: float) -> sp.csr_matrix:
@@ -236,6 +241,8 @@ class UDFS(ScoreSelector):
     nothing (L 1 = 0; X is centred first). Scaling one column is not neutral:
     a small column's axis is nearly a null direction of M and wins, so
     column ranges differing by more than 1e3x give a ``ScaleWarning``.
+    On n = 50, d = 20,000 a default fit takes about 5 s of CPU; a fit logs
+    its progress every 5 s (INFO, logger ``ufskit.selectors.udfs``).
     """
 
     _parameter_constraints: dict = {
@@ -278,7 +285,8 @@ class UDFS(ScoreSelector):
         L = local_discriminative_laplacian(X, self.n_neighbors_, self.lam_)
         with single_threaded_blas():  # an eigensolver call per iteration: see ufskit.blas
             W, self.objective_ = udfs_iterations(
-                spectrum_of(X, L, low_rank=n < d and c < d), c, gamma, check_int(self.max_iter, "max_iter"), tol
+                spectrum_of(X, L, low_rank=n < d and c < d), c, gamma, check_int(self.max_iter, "max_iter"), tol,
+                Progress(logger, "UDFS"),
             )
         self.n_iter_ = len(self.objective_)
         self.W_ = self._to_full(W, fill=0.0)
