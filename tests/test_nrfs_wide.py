@@ -16,17 +16,19 @@ from ufskit.graph import pairwise_sq_dists
 from ufskit.selectors import NRFS
 
 
-def test_neighbour_search_blocks_are_the_direct_distances_in_one_reused_buffer(monkeypatch):
+def test_neighbour_search_slices_are_the_direct_distances_in_one_reused_buffer(monkeypatch):
+    """The products keep pairwise_sq_dists' blocks (BLAS may round a row differently in a product of another
+    height: 68 rows of Prostate-GE did with 87-row blocks); the rest runs in small slices of one buffer."""
     X = np.random.default_rng(0).standard_normal((30, 400)) * np.linspace(0.5, 3.0, 400) + 1e3
-    monkeypatch.setattr(nrfs_module, "NEIGHBOR_BLOCK_BYTES", 8 * 400 * 64)  # 64 rows per block
+    monkeypatch.setattr(nrfs_module, "BLOCK_BYTES", 8 * 400 * 150)  # products of 150 rows
+    monkeypatch.setattr(nrfs_module, "NEIGHBOR_BLOCK_BYTES", 8 * 400 * 64)  # distances in slices of 64 rows
     F = np.ascontiguousarray(X.T)
-    blocks = []
-    for a, D2 in nrfs_module._feature_sq_dists(X):
-        assert D2.shape[0] <= 64
-        assert_array_equal(D2, pairwise_sq_dists(F[a : a + D2.shape[0]], F))  # bit for bit
-        blocks.append(D2)
-    assert sum(D2.shape[0] for D2 in blocks) == 400
-    assert all(np.shares_memory(D2, blocks[0]) for D2 in blocks)  # no fresh memory per block
+    slices = [(a, D2.copy(), D2) for a, D2 in nrfs_module._feature_sq_dists(X)]
+    assert [a for a, _, _ in slices] == [0, 64, 128, 150, 214, 278, 300, 364]
+    direct = np.vstack([pairwise_sq_dists(F[a : a + 150], F) for a in range(0, 400, 150)])
+    assert_array_equal(np.vstack([D2 for _, D2, _ in slices]), direct)  # bit for bit
+    buffer = slices[0][2].base
+    assert buffer is not None and all(D2.base is buffer for _, _, D2 in slices)  # no fresh memory per block
 
 
 def _count_subspace_distances(monkeypatch):

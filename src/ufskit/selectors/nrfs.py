@@ -53,8 +53,9 @@ from .progress import Progress
 SIMILARITIES = ("gaussian", "cosine")
 # working memory of one block of n x m similarity layers (and of the sparse feature-neighbour search)
 BLOCK_BYTES = 64 * 2**20
-# one block of the dense feature-neighbour search: small enough to be recycled by the allocator (below glibc's
-# 32 MB mmap limit) and to stay near the cache; 64 MB blocks spent more time in fresh pages than in the products
+# the dense feature-neighbour search turns each block's products into distances and neighbours in slices of
+# this size: recycled by the allocator (below glibc's 32 MB mmap limit) and near the cache, where 64 MB temporaries
+# spent more time in fresh pages than the products themselves
 NEIGHBOR_BLOCK_BYTES = 4 * 2**20
 # the representatives' subspace distances are computed once for the widths and the layers when they fit in this
 CACHE_BYTES = 4 * BLOCK_BYTES
@@ -142,15 +143,18 @@ def feature_neighbors(X: np.ndarray, q: int) -> np.ndarray:
 def _feature_sq_dists(X):
     """Yield ``(a, D2)``: the squared distances of features a, a + 1, ... to all m features, by row blocks.
 
-    Dense X: ``pairwise_sq_dists`` of each block against all features, with
-    its shift (the features' common minimum, the same for every block) and
-    squared norms computed once and the products written into one reused
-    buffer of NEIGHBOR_BLOCK_BYTES, so no block allocates fresh memory: the
-    same numbers as one ``pairwise_sq_dists`` call per block, 2-3x faster on
-    n = 50, m = 20,000 (benchmarks/defaults_wide.py). Mostly-zero or sparse X:
-    the products from a sparse product, by blocks of BLOCK_BYTES.
+    Dense X: ``pairwise_sq_dists`` of each block of BLOCK_BYTES against all
+    features, with its shift (the features' common minimum, the same for
+    every block) and squared norms computed once, the products written into
+    one reused buffer, and the rest done in slices of NEIGHBOR_BLOCK_BYTES,
+    so no block allocates fresh memory: the same numbers as one
+    ``pairwise_sq_dists`` call per block (the products keep its blocks: BLAS
+    may round a row differently in a product of another height), 1.5x
+    faster on n = 50, m = 20,000 (benchmarks/defaults_wide.py). Mostly-zero
+    or sparse X: the products from a sparse product.
     """
     m = X.shape[1]
+    step = max(1, BLOCK_BYTES // (8 * m))
     if is_sparse(X):  # sparse X: the columns' products and norms all sparse (pairwise_sq_dists)
         F = Fs = X.T.tocsr()
     else:
@@ -159,14 +163,15 @@ def _feature_sq_dists(X):
     if Fs is None:
         (F,) = shifted_to_minimum(F)
         sq_norms = np.einsum("ij,ij->i", F, F)
-        step = max(1, NEIGHBOR_BLOCK_BYTES // (8 * m))
         buffer = np.empty((min(step, m), m))
+        piece = max(1, NEIGHBOR_BLOCK_BYTES // (8 * m))
         for a in range(0, m, step):
             rows = F[a : a + step]
             products = np.matmul(rows, F.T, out=buffer[: rows.shape[0]])
-            yield a, sq_dists_from_products(products, sq_norms[a : a + step], sq_norms)
+            for b in range(0, rows.shape[0], piece):
+                part = products[b : b + piece]
+                yield a + b, sq_dists_from_products(part, sq_norms[a + b : a + b + part.shape[0]], sq_norms)
         return
-    step = max(1, BLOCK_BYTES // (8 * m))
     for a in range(0, m, step):
         if Fs is F:
             yield a, pairwise_sq_dists(F[a : a + step], F)
