@@ -57,7 +57,7 @@ def test_subspace_distances_are_computed_once_per_representative(monkeypatch):
 
 
 def test_auto_subspaces_are_single_features_above_the_wide_limit(monkeypatch):
-    """q > 1 needs all m x m feature distances (20x the median selector on 50 x 20,000): "auto" is 1 above
+    """q > 1 needs all m x m feature distances (over 15x the median selector on 50 x 20,000): "auto" is 1 above
     AUTO_SUBSPACE_MAX_FEATURES, the paper's rule up to it, and an explicit q is kept."""
     monkeypatch.setattr(nrfs_module, "AUTO_SUBSPACE_MAX_FEATURES", 120)
     X = np.random.default_rng(2).standard_normal((20, 121))

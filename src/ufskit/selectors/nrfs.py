@@ -60,7 +60,7 @@ NEIGHBOR_BLOCK_BYTES = 4 * 2**20
 # the representatives' subspace distances are computed once for the widths and the layers when they fit in this
 CACHE_BYTES = 4 * BLOCK_BYTES
 # n_neighbors_features="auto" is 1 above this many features: q > 1 needs the distances between all m features
-# (2 m^2 n flops; 4e10, 20x the median selector's time, at n = 50, m = 20,000); the paper's q = 50 is then explicit
+# (2 m^2 n flops; 4e10, over 15x the median selector's time, at n = 50, m = 20,000); the paper's q = 50 is then explicit
 AUTO_SUBSPACE_MAX_FEATURES = 10_000
 # at or below this fraction of non-zeros (text: ~1 %) the features' dot products come from a sparse product
 SPARSE_DENSITY = 0.1
@@ -149,9 +149,10 @@ def _feature_sq_dists(X):
     one reused buffer, and the rest done in slices of NEIGHBOR_BLOCK_BYTES,
     so no block allocates fresh memory: the same numbers as one
     ``pairwise_sq_dists`` call per block (the products keep its blocks: BLAS
-    may round a row differently in a product of another height), 1.5x
-    faster on n = 50, m = 20,000 (benchmarks/defaults_wide.py). Mostly-zero
-    or sparse X: the products from a sparse product.
+    may round a row differently in a product of another height): a q = 50
+    fit on n = 50, m = 20,000 takes 5.4 s of CPU instead of 9.7
+    (docs/performance.md, "Defaults on wide data"). Mostly-zero or sparse
+    X: the products from a sparse product.
     """
     m = X.shape[1]
     step = max(1, BLOCK_BYTES // (8 * m))
@@ -390,7 +391,7 @@ class NRFS(ScoreSelector):
         m <= 50). Above ``AUTO_SUBSPACE_MAX_FEATURES`` (10,000) features
         "auto" is 1 (Sec. V-A's single-feature subspaces): any q > 1 needs
         the distances between all m features, 2 m^2 n flops, which on
-        n = 50, m = 20,000 made a default fit 20x the median selector's time
+        n = 50, m = 20,000 made a default fit over 15x the median selector's time
         (0.9 s of CPU with q = 1; docs/performance.md, "Defaults on wide
         data"). Set 50 for the paper's subspaces there; the workflow's
         NRFS experiments set q explicitly.
