@@ -228,7 +228,7 @@ def test_default_drops_a_tenth_per_round_and_matches_the_explicit_schedule():
 
 
 def test_a_long_fit_logs_its_progress(monkeypatch, caplog):
-    import ufskit.selectors.iterative_ls as module
+    import ufskit.selectors.progress as module
 
     monkeypatch.setattr(module, "PROGRESS_SECONDS", 0.0)
     X = np.random.default_rng(0).standard_normal((12, 40))

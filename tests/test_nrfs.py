@@ -382,7 +382,7 @@ def test_microarray_runs_in_n_x_n_memory(mirror):
                      ["log10", "quantile", "double_center"])
     tracemalloc.start()
     try:
-        est = NRFS(n_clusters=3, random_state=0).fit(ds.X)
+        est = NRFS(n_clusters=3, n_neighbors_features=50, random_state=0).fit(ds.X)  # the paper's q ("auto": 1 here)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

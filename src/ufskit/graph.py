@@ -42,7 +42,7 @@ def pairwise_sq_dists(X: np.ndarray, Y: np.ndarray | None = None, products: np.n
         X = X.tocsr().astype(np.float64)
         Y = None if Y is None else Y.tocsr().astype(np.float64)
         D2 = (X @ (X if Y is None else Y).T).toarray() if products is None else products
-        return _from_products(D2, row_sq_norms(X), None if Y is None else row_sq_norms(Y))
+        return sq_dists_from_products(D2, row_sq_norms(X), None if Y is None else row_sq_norms(Y))
     X = np.asarray(X, dtype=np.float64)
     same = Y is None
     Y = X if same else np.asarray(Y, dtype=np.float64)
@@ -54,11 +54,15 @@ def pairwise_sq_dists(X: np.ndarray, Y: np.ndarray | None = None, products: np.n
             X, Y = shifted_to_minimum(X, Y)
     xx = np.einsum("ij,ij->i", X, X)
     yy = None if same else np.einsum("ij,ij->i", Y, Y)
-    return _from_products(X @ Y.T if products is None else products, xx, yy)
+    return sq_dists_from_products(X @ Y.T if products is None else products, xx, yy)
 
 
-def _from_products(D2: np.ndarray, xx: np.ndarray, yy: np.ndarray | None) -> np.ndarray:
-    """Squared distances from the products D2 = X Y' (overwritten) and the squared norms (yy None: Y is X)."""
+def sq_dists_from_products(D2: np.ndarray, xx: np.ndarray, yy: np.ndarray | None) -> np.ndarray:
+    """Squared distances from the products D2 = X Y' (overwritten) and the squared norms (yy None: Y is X).
+
+    ``pairwise_sq_dists``'s last step, for a caller that computes the products
+    and norms itself (block by block, into a reused buffer) with the same result.
+    """
     same = yy is None
     scale = np.add.outer(xx, xx if same else yy)
     # -2 x'y + (||x||^2 + ||y||^2) in place: the same rounding as (||x||^2 + ||y||^2) - 2 x'y, with two

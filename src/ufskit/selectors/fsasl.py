@@ -23,6 +23,8 @@ lambda3 ||W||_{2,1}. Features are ranked by ||w_i||.
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import scipy.linalg as sla
 
@@ -32,6 +34,7 @@ from ..sparse_regression import EPS, DiagonalRidge, has_converged, reweight, row
 from ..validation import auto_or_int, centred, power_of_two, resolve_n_neighbors
 from .base import ScoreSelector
 from .constraints import AUTO, NON_NEGATIVE, POSITIVE, POSITIVE_INT
+from .progress import Progress
 
 # lambda3 = "auto": this x the root mean square column norm of X (the rule of NDFS's beta, JELSR's alpha)
 LAMBDA3_PER_COLUMN_NORM = 1.5
@@ -39,6 +42,8 @@ LAMBDA3_PER_COLUMN_NORM = 1.5
 LS21_ITERATIONS = 10
 LASSO_MAX_ITER = 2000
 LASSO_TOL = 1e-7
+
+logger = logging.getLogger(__name__)
 
 
 def simplex_rows(V: np.ndarray) -> np.ndarray:
@@ -79,11 +84,12 @@ def adaptive_neighbours(P: np.ndarray, k: int, r: float) -> np.ndarray:
     return A
 
 
-def self_representation(P: np.ndarray, ratio: float) -> np.ndarray:
+def self_representation(P: np.ndarray, ratio: float, progress: Progress | None = None) -> np.ndarray:
     """S (n x n, zero diagonal): column i the lasso reconstruction of sample i from the others, all at once.
 
     Solves min 1/2 ||P' s_i - p_i||^2 + lambda_i ||s_i||_1 with s_ii = 0 for every i by
     FISTA on the whole matrix (one Gram product per step), lambda_i = ratio ||P_{-i} p_i||_inf.
+    ``progress`` (``fsasl_fit``'s) hears of every step.
     """
     n = P.shape[0]
     K = P @ P.T
@@ -92,7 +98,7 @@ def self_representation(P: np.ndarray, ratio: float) -> np.ndarray:
     step = 1.0 / max(float(sla.eigvalsh(K, subset_by_index=[n - 1, n - 1])[0]), EPS)
     S = np.zeros((n, n))
     Z, t, previous = S, 1.0, np.inf
-    for _ in range(LASSO_MAX_ITER):
+    for step_count in range(1, LASSO_MAX_ITER + 1):
         gradient = P @ (P.T @ Z) - K
         S_new = Z - step * gradient
         S_new = np.sign(S_new) * np.maximum(np.abs(S_new) - step * lam, 0.0)
@@ -105,6 +111,8 @@ def self_representation(P: np.ndarray, ratio: float) -> np.ndarray:
         if abs(previous - value) <= LASSO_TOL * max(value, EPS):
             break
         previous = value
+        if progress is not None:
+            progress.step("lasso step %d (at most %d), objective %.6g", step_count, LASSO_MAX_ITER, value)
     return S
 
 
@@ -118,7 +126,8 @@ def ls21(X: np.ndarray, Y: np.ndarray, lam: float) -> np.ndarray:
 
 
 def fsasl_fit(X, n_clusters, *, lambda1, lambda2, lambda3, lasso_ratio, n_neighbors, max_iter, tol):
-    """Run the FSASL passes on X (n x d); return (W, objective per pass)."""
+    """Run the FSASL passes on X (n x d); return (W, objective per pass). Logs its progress (``progress.Progress``,
+    logger ``ufskit.selectors.fsasl``)."""
     n = X.shape[0]
     D2 = pairwise_sq_dists(X)
     width = neighbour_width(D2, n_neighbors)
@@ -126,11 +135,12 @@ def fsasl_fit(X, n_clusters, *, lambda1, lambda2, lambda3, lasso_ratio, n_neighb
     first_graph = knn_graph(X, n_neighbors=n_neighbors, weight="heat", sigma=max(float(np.sqrt(D2).mean()), EPS), D2=D2)
     P = X
     objective: list[float] = []
+    progress = Progress(logger, "FSASL")
     for it in range(max_iter):
         L = np.zeros((n, n))
         S = None
         if lambda1 > 0 and (max_iter < 5 or it > 0):
-            S = self_representation(P, lasso_ratio)
+            S = self_representation(P, lasso_ratio, progress)
             IS = np.eye(n) - S
             L += lambda1 * (IS @ IS.T)
         A = None
@@ -147,6 +157,7 @@ def fsasl_fit(X, n_clusters, *, lambda1, lambda2, lambda3, lasso_ratio, n_neighb
         if A is not None:
             value += lambda2 * width * np.einsum("ij,ij->", A, A)
         objective.append(float(value))
+        progress.step("pass %d of at most %d, objective %.6g", it + 1, max_iter, value)
         if has_converged(objective, tol):
             break
     return W, objective
@@ -204,6 +215,12 @@ class FSASL(ScoreSelector):
     r estimated on X does not depend on its units. FSASL is scale-sensitive (a
     small column needs a large row w_i): a column whose range is below 1e-6 of
     the largest gives a ``ScaleWarning``.
+
+    Cost on wide data: with one pass (the default) the lasso reconstructs the
+    samples of X itself, so each of its FISTA steps (up to 2000) multiplies
+    by the n x d X twice: on n = 50, d = 20,000 about 3 s of CPU
+    (``benchmarks/defaults_wide.py``). A fit logs its progress every 5 s
+    (INFO, logger ``ufskit.selectors.fsasl``).
     """
 
     _parameter_constraints: dict = {

@@ -34,6 +34,10 @@ from .constraints import FRACTION, UNIT_INTERVAL
 # above this many features rho(A) comes from Lanczos (A is entrywise non-negative: its largest eigenvalue
 # is its spectral radius) instead of a dense eigenvalue call
 LANCZOS_MIN_FEATURES = 200
+# above this many features a fit is refused: its d x d matrices (a few at once, 0.8 GB each at this size) and the
+# d^3 / 3 Cholesky solve (3e11 flops here, about a minute on one core) grow with d^2 and d^3; d = 20,000 would need
+# over 10 GB and 2.7e12 flops (docs/performance.md, "Defaults on wide data")
+MAX_FEATURES = 10_000
 
 
 def spearman_matrix(X: np.ndarray) -> np.ndarray:
@@ -97,7 +101,9 @@ class InfFS(ScoreSelector):
     first); column ranges differing by more than 1e3x give a
     ``ScaleWarning``. Offsets change nothing (ranks and spreads are
     shift-invariant). Cost: O(n d^2) for the correlations, O(d^3 / 3) for the
-    Cholesky solve, d x d memory. COIL20 (1440 x 1024, z-scored): 18 s for one
+    Cholesky solve, d x d memory (a few matrices at once), so more than
+    ``MAX_FEATURES`` = 10,000 (non-flat) features are refused with an
+    error naming the limit. COIL20 (1440 x 1024, z-scored): 18 s for one
     fit on the shared 2-core development machine at load average ~30 (a
     fraction of one core).
 
@@ -117,6 +123,13 @@ class InfFS(ScoreSelector):
         self.factor = factor
 
     def _score(self, X):
+        d = X.shape[1]
+        if d > MAX_FEATURES:
+            raise ValueError(
+                f"InfFS builds d x d matrices and solves a d x d system: n_features={d} exceeds its limit "
+                f"MAX_FEATURES={MAX_FEATURES} (ufskit.selectors.inffs; {8 * d * d / 2**30:.1f} GiB per matrix, "
+                f"{d**3 / 3:.1e} flops). Keep fewer features first (e.g. the best {MAX_FEATURES} by Variance) "
+                "or raise the limit.")
         alpha = float(self.alpha)
         factor = check_positive(self.factor, "factor")
         if not factor < 1:

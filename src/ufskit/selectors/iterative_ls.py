@@ -35,7 +35,6 @@ from __future__ import annotations
 import itertools
 import logging
 import math
-import time
 from numbers import Integral
 
 import numpy as np
@@ -48,12 +47,11 @@ from ..validation import auto_or_int, centred, check_int, resolve_n_neighbors
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT, WEIGHTS
 from .laplacian import laplacian_score
+from .progress import Progress
 from .ties import tied_order
 
 # n_drop="auto" drops this fraction of the kept features per round (rounded up): about ln(d) / fraction graphs
 AUTO_FRACTION = 0.1
-# a fit logs its progress (logger "ufskit.selectors.iterative_ls") at most once per this many seconds
-PROGRESS_SECONDS = 5.0
 
 logger = logging.getLogger(__name__)
 
@@ -140,7 +138,7 @@ class IterativeLaplacianScore(ScoreSelector):
         d = X.shape[1]
         gram = _KeptGram(X)
         kept = np.ones(d, dtype=bool)
-        start = last = time.perf_counter()
+        progress = Progress(logger, f"IterativeLS-{self.variant}")
         for round_ in itertools.count(1):
             cols = np.flatnonzero(kept)
             Xk = X[:, cols]
@@ -148,10 +146,7 @@ class IterativeLaplacianScore(ScoreSelector):
             cand, scored = (cols, Xk) if self.variant == 1 else (np.arange(d), X)
             ranked = cand[np.argsort(laplacian_score(scored, W), kind="stable")]  # best first
             m_new = max(cols.size - self._n_dropped(cols.size), target)
-            if time.perf_counter() - last >= PROGRESS_SECONDS:
-                last = time.perf_counter()
-                logger.info("IterativeLS-%d: round %d, %d of %d features kept (stops at %d), %.0f s",
-                            self.variant, round_, m_new, d, target, last - start)
+            progress.step("round %d, %d of %d features kept (stops at %d)", round_, m_new, d, target)
             yield ranked, m_new
             if m_new <= target:
                 return

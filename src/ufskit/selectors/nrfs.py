@@ -32,7 +32,6 @@ in most subspaces, computed once (``nrfs_hubs``).
 from __future__ import annotations
 
 import logging
-import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -41,37 +40,32 @@ import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..blas import single_threaded_blas
-from ..graph import knn_graph, pairwise_sq_dists
+from ..graph import knn_graph, pairwise_sq_dists, sq_dists_from_products
 from ..sampling import DPS, FDD
 from ..sparse_input import is_sparse, row_sq_norms
 from ..spectral import degrees, rbf_affinity
-from ..validation import auto_or_int, check_int
+from ..validation import auto_or_int, check_int, shifted_to_minimum
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT, RANDOM_STATE
 from .nrfs_hubs import HubGram
+from .progress import Progress
 
 SIMILARITIES = ("gaussian", "cosine")
-# working memory of one block of n x m similarity layers (and of the feature-neighbour search)
+# working memory of one block of n x m similarity layers (and of the sparse feature-neighbour search)
 BLOCK_BYTES = 64 * 2**20
+# the dense feature-neighbour search turns each block's products into distances and neighbours in slices of
+# this size: recycled by the allocator (below glibc's 32 MB mmap limit) and near the cache, where 64 MB temporaries
+# spent more time in fresh pages than the products themselves
+NEIGHBOR_BLOCK_BYTES = 4 * 2**20
+# the representatives' subspace distances are computed once for the widths and the layers when they fit in this
+CACHE_BYTES = 4 * BLOCK_BYTES
+# n_neighbors_features="auto" is 1 above this many features: q > 1 needs the distances between all m features
+# (2 m^2 n flops; 4e10, over 15x the median selector's time, at n = 50, m = 20,000); the paper's q = 50 is then explicit
+AUTO_SUBSPACE_MAX_FEATURES = 10_000
 # at or below this fraction of non-zeros (text: ~1 %) the features' dot products come from a sparse product
 SPARSE_DENSITY = 0.1
-# a fit logs its progress (INFO, logger "ufskit.selectors.nrfs") at most this often, so only fits longer than this say anything
-PROGRESS_SECONDS = 5.0
 
 log = logging.getLogger(__name__)
-
-
-class _Progress:
-    """INFO lines for a long fit: ``step(message)`` logs when PROGRESS_SECONDS passed since the last line."""
-
-    def __init__(self):
-        self.start = self.last = time.perf_counter()
-
-    def step(self, message: str, *args) -> None:
-        now = time.perf_counter()
-        if now - self.last >= PROGRESS_SECONDS:
-            log.info("NRFS: " + message + " (%.0f s)", *args, now - self.start)
-            self.last = now
 
 
 def knn_mean_distance(D2: np.ndarray, k: int, axis: int = -1) -> np.ndarray:
@@ -137,23 +131,53 @@ def feature_neighbors(X: np.ndarray, q: int) -> np.ndarray:
     m = X.shape[1]
     if q == 1:  # each subspace is its feature alone: no distances needed (the feature itself always comes first)
         return np.arange(m, dtype=np.intp)[:, None]
+    out = np.empty((m, q), dtype=np.intp)
+    for a, D2 in _feature_sq_dists(X):
+        rows = np.arange(D2.shape[0])[:, None]
+        D2[rows[:, 0], a + rows[:, 0]] = -np.inf  # the feature itself always comes first
+        part = np.argpartition(D2, q - 1, axis=1)[:, :q]
+        out[a : a + D2.shape[0]] = part[rows, np.lexsort((part, D2[rows, part]), axis=1)]
+    return out
+
+
+def _feature_sq_dists(X):
+    """Yield ``(a, D2)``: the squared distances of features a, a + 1, ... to all m features, by row blocks.
+
+    Dense X: ``pairwise_sq_dists`` of each block of BLOCK_BYTES against all
+    features, with its shift (the features' common minimum, the same for
+    every block) and squared norms computed once, the products written into
+    one reused buffer, and the rest done in slices of NEIGHBOR_BLOCK_BYTES,
+    so no block allocates fresh memory: the same numbers as one
+    ``pairwise_sq_dists`` call per block (the products keep its blocks: BLAS
+    may round a row differently in a product of another height): a q = 50
+    fit on n = 50, m = 20,000 takes 5.4 s of CPU instead of 9.7
+    (docs/performance.md, "Defaults on wide data"). Mostly-zero or sparse
+    X: the products from a sparse product.
+    """
+    m = X.shape[1]
+    step = max(1, BLOCK_BYTES // (8 * m))
     if is_sparse(X):  # sparse X: the columns' products and norms all sparse (pairwise_sq_dists)
         F = Fs = X.T.tocsr()
     else:
         F = np.ascontiguousarray(X.T)
         Fs = sp.csr_matrix(F) if np.count_nonzero(F) <= SPARSE_DENSITY * F.size else None
-    out = np.empty((m, q), dtype=np.intp)
-    step = max(1, BLOCK_BYTES // (8 * m))
+    if Fs is None:
+        (F,) = shifted_to_minimum(F)
+        sq_norms = np.einsum("ij,ij->i", F, F)
+        buffer = np.empty((min(step, m), m))
+        piece = max(1, NEIGHBOR_BLOCK_BYTES // (8 * m))
+        for a in range(0, m, step):
+            rows = F[a : a + step]
+            products = np.matmul(rows, F.T, out=buffer[: rows.shape[0]])
+            for b in range(0, rows.shape[0], piece):
+                part = products[b : b + piece]
+                yield a + b, sq_dists_from_products(part, sq_norms[a + b : a + b + part.shape[0]], sq_norms)
+        return
     for a in range(0, m, step):
-        if Fs is None or Fs is F:
-            D2 = pairwise_sq_dists(F[a : a + step], F)
+        if Fs is F:
+            yield a, pairwise_sq_dists(F[a : a + step], F)
         else:
-            D2 = pairwise_sq_dists(F[a : a + step], F, products=(Fs[a : a + step] @ Fs.T).toarray())
-        rows = np.arange(D2.shape[0])[:, None]
-        D2[rows[:, 0], a + rows[:, 0]] = -np.inf  # the feature itself always comes first
-        part = np.argpartition(D2, q - 1, axis=1)[:, :q]
-        out[a : a + step] = part[rows, np.lexsort((part, D2[rows, part]), axis=1)]
-    return out
+            yield a, pairwise_sq_dists(F[a : a + step], F, products=(Fs[a : a + step] @ Fs.T).toarray())
 
 
 def subspace_operator(subspaces: np.ndarray, n_features: int) -> sp.csr_matrix:
@@ -194,6 +218,7 @@ class _LocalSimilarity:
         # q = 1: the subspaces are the single features in order, S is the identity and its products are skipped
         self.singletons = sets.shape[1] == 1
         self.similarity = similarity
+        self._kept = {}  # the first representative of a block -> its subspace distances (_subspace_sigma)
         if similarity == "gaussian":
             self.sigma = self._subspace_sigma(reps, n_nearest)
         else:
@@ -235,12 +260,22 @@ class _LocalSimilarity:
         return self.X_rows[[i]].toarray().ravel() if self.sparse else self.XT[:, i]
 
     def _subspace_sigma(self, reps, n_nearest):
-        """Sec. VI-A's adaptive width per subspace, averaged over the representatives (r,)."""
+        """Sec. VI-A's adaptive width per subspace, averaged over the representatives (r,).
+
+        The subspace distances are the layers' too: when all representatives'
+        (p r n values) fit in CACHE_BYTES they are kept for ``layers``, which
+        then does not compute them again (half of a wide fit's layer work).
+        """
         total = np.zeros(self.S.shape[0])
+        keep = reps.size * self.S.shape[0] * self.XT.shape[1] * 8 <= CACHE_BYTES
         for block in self.blocks(reps):
             D2 = self._sq_dists(block)
-            D2[np.arange(block.size), :, block] = np.inf  # a representative is not its own neighbour
+            own = (np.arange(block.size), slice(None), block)
+            D2[own] = np.inf  # a representative is not its own neighbour
             total += knn_mean_distance(D2, n_nearest).sum(axis=0)
+            if keep:
+                D2[own] = 0.0  # its distance to itself: a sum of (x - x)^2 = 0, exactly what _sq_dists gave
+                self._kept[int(block[0])] = D2
         return total / reps.size
 
     def blocks(self, reps):
@@ -265,7 +300,8 @@ class _LocalSimilarity:
         """b x r x n: entry [i, j, l] = similarity of x_i and x_l on subspace j, times root[j]."""
         if self.similarity == "cosine":
             return self._subspace_cosines(block)
-        D2 = self._sq_dists(block)
+        D2 = self._kept.pop(int(block[0]), None)
+        D2 = self._sq_dists(block) if D2 is None else D2
         flat = self.sigma == 0  # the representatives' neighbours coincide with them: the sigma -> 0 limit
         coincide = D2[:, flat, :] == 0
         B = np.negative(D2, out=D2)  # in place: the same operations as exp(-D2 / (2 sigma^2)), no temporaries
@@ -352,7 +388,13 @@ class NRFS(ScoreSelector):
         synthetic data (m = 34). A q near m gives every feature nearly the
         whole space as its subspace, so all layers coincide and the ranking
         degrades to column order (the old "auto", min(50, m), did that for
-        m <= 50).
+        m <= 50). Above ``AUTO_SUBSPACE_MAX_FEATURES`` (10,000) features
+        "auto" is 1 (Sec. V-A's single-feature subspaces): any q > 1 needs
+        the distances between all m features, 2 m^2 n flops, which on
+        n = 50, m = 20,000 made a default fit over 15x the median selector's time
+        (0.9 s of CPU with q = 1; docs/performance.md, "Defaults on wide
+        data"). Set 50 for the paper's subspaces there; the workflow's
+        NRFS experiments set q explicitly.
     n_neighbors : int, None or "auto", default "auto"
         [k] W keeps the edges of the symmetric k-nearest-neighbour graph
         (Sec. VI-A: k = 5 for kNN-based similarities); None = all pairs;
@@ -409,7 +451,7 @@ class NRFS(ScoreSelector):
     one n x r layer and its ridge solve (2 n r^2 flops in the primal form,
     r + 1 <= n, else n^2 r in the dual). On digits (n = 1797, m = 61, q = 1,
     p = 405) that is about 5e10 flops in the two eigenproblems and 6e9 in the
-    regressions; on n = 50, d = 20,000 (q = 50) 4e10 flops in the feature
+    regressions; on n = 50, d = 20,000 (q = 50, explicit: "auto" is 1 there) 4e10 flops in the feature
     distances, the rest below 1e9, where a Laplacian score needs about 1e8:
     the paper's construction, not an accident of this code
     (benchmarks/nrfs_speed.py measures it; docs/performance.md). Its
@@ -417,7 +459,7 @@ class NRFS(ScoreSelector):
     busy shared cores the eigenproblems and the hundreds of per-representative
     solves stalled (90 s instead of 18 s on digits), and the workflow's jobs
     run on one thread too, so the numbers are the workflow's. A fit longer
-    than PROGRESS_SECONDS logs its progress (INFO, logger
+    than ``progress.PROGRESS_SECONDS`` logs its progress (INFO, logger
     ``ufskit.selectors.nrfs``). Sparse X (CSR/CSC) is accepted: distances,
     graphs, FDD, DPS and the feature neighbours come from sparse products and
     the layers from a few dense rows of X' at a time; the layers themselves
@@ -470,7 +512,8 @@ class NRFS(ScoreSelector):
         self.n_clusters_ = auto_or_int(self.n_clusters, "n_clusters", min(5, n - 1))
         if self.n_clusters_ > n - 1:
             raise ValueError(f"n_clusters={self.n_clusters_} must be below n_samples={n}.")
-        self.n_neighbors_features_ = auto_or_int(self.n_neighbors_features, "n_neighbors_features", min(50, max(1, m // 40)))
+        auto_q = min(50, max(1, m // 40)) if m <= AUTO_SUBSPACE_MAX_FEATURES else 1
+        self.n_neighbors_features_ = auto_or_int(self.n_neighbors_features, "n_neighbors_features", auto_q)
         if self.n_neighbors_features_ > m:
             raise ValueError(f"n_neighbors_features={self.n_neighbors_features_} exceeds the number of features ({m}).")
         noise, ridge = self.noise_fraction, self.ridge  # their values are checked by the constraints (fit)
@@ -523,7 +566,7 @@ class NRFS(ScoreSelector):
 
     def _fit_single_threaded(self, X):
         n, m = X.shape
-        progress = _Progress()
+        progress = Progress(log, "NRFS")
         noise, ridge = self._check_params(n, m)
         c = self.n_clusters_
         n_nearest = min(max(1, round(n / c)), n - 1)  # K^ = round(n / c), the average cluster size

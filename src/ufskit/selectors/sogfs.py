@@ -26,6 +26,8 @@ it has more; the loop stops once it has exactly c. Features are ranked by
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
@@ -36,6 +38,7 @@ from ..sparse_regression import l21_norm, row_sq_norms
 from ..validation import auto_or_int, centred, check_int, check_positive, resolve_n_neighbors
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT
+from .progress import Progress
 from .udfs import spectrum_of, udfs_iterations
 
 # the authors' tests of the rank constraint on the c (c + 1) smallest eigenvalues of L_S, whose rows sum to 0
@@ -44,6 +47,8 @@ TOO_FEW_ZEROS = 1e-9
 TOO_MANY_ZEROS = 1e-11
 # the first outer iterations keep the neighbour sets of the input space (as the authors' code does)
 INPUT_SPACE_ITERATIONS = 5
+
+logger = logging.getLogger(__name__)
 
 
 def simplex_projection(V: np.ndarray) -> np.ndarray:
@@ -143,7 +148,10 @@ class SOGFS(ScoreSelector):
     outer iteration (with the first W-step) did not finish in 18 minutes on
     the shared 2-core development machine at load average ~35, where the fit
     got a few percent of a core; wdbc (569 x 30) took 172 s there, the
-    authors' code 116 s under Octave.
+    authors' code 116 s under Octave. n = 50, d = 20,000: about 40 s of CPU
+    (each W-step up to 100 shift-invert Lanczos solves of O(d n) products;
+    ``benchmarks/defaults_wide.py``). A fit logs its progress every 5 s
+    (INFO, logger ``ufskit.selectors.sogfs``).
 
     References
     ----------
@@ -196,9 +204,11 @@ class SOGFS(ScoreSelector):
         n, d = Xn.shape
         inner = check_int(self.max_inner_iter, "max_inner_iter")
         low_rank = n < d and m < d
+        progress = Progress(logger, "SOGFS")
 
         def w_step(L):
-            return udfs_iterations(spectrum_of(Xn, sp.csr_matrix(L), low_rank=low_rank), m, gamma, inner, tol)[0]
+            spectrum = spectrum_of(Xn, sp.csr_matrix(L), low_rank=low_rank)
+            return udfs_iterations(spectrum, m, gamma, inner, tol, progress)[0]
 
         D2 = pairwise_sq_dists(Xn)
         S, r = adaptive_neighbour_graph(D2, k)
@@ -222,6 +232,7 @@ class SOGFS(ScoreSelector):
             W = w_step(L)
             values, F_new = scipy.linalg.eigh(L, subset_by_index=[0, c])
             self.objective_.append(sogfs_objective(Xn, W, S, r, gamma))
+            progress.step("outer iteration %d of at most %d, objective %.6g", iteration, self.max_iter, self.objective_[-1])
             if values[:c].sum() > TOO_FEW_ZEROS:
                 lam, F = 2 * lam, F_new[:, :c]
             elif values.sum() < TOO_MANY_ZEROS:

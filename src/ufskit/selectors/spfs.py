@@ -21,15 +21,20 @@ no n x n residual is ever updated.
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
 from ..graph import pairwise_sq_dists
 from ..validation import centred
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE
+from .progress import Progress
 
 # up to this many features the d x d Gram matrix X'X (at most 200 MB) is formed once; above, one column per step
 GRAM_MAX_FEATURES = 5000
+
+logger = logging.getLogger(__name__)
 
 
 def median_sq_width(D2: np.ndarray) -> float:
@@ -46,7 +51,8 @@ def forward_selection(X: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.ndar
 
     Gains never increase along the order (each feature's gain only loses
     (f'x_j)^2 terms as features are added), so they are scores whose order is
-    the selection order. Ties go to the lower index.
+    the selection order. Ties go to the lower index. Logs its progress
+    (``progress.Progress``, logger ``ufskit.selectors.spfs``).
     """
     d = X.shape[1]
     norms2 = np.einsum("ij,ij->j", X, X)
@@ -55,10 +61,12 @@ def forward_selection(X: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.ndar
     order = np.empty(d, dtype=np.int64)
     added = np.empty(d)
     free = np.ones(d, dtype=bool)
+    progress = Progress(logger, "SPFS")
     for step in range(d):
         j = int(np.argmax(np.where(free, gain, -np.inf)))
         order[step], added[step], free[j] = j, gain[j], False
         gain -= 2.0 * (gram[:, j] if gram is not None else X.T @ X[:, j]) ** 2
+        progress.step("%d of %d features added", step + 1, d)
     scores = np.empty(d)
     scores[order] = added
     return order, scores
@@ -108,6 +116,10 @@ class SPFS(ScoreSelector):
 
     Cost: O(n^2 d + n d^2) for the full ranking (the kernel, diag(X'KX) and
     X'X once, then O(d) per step); 0.47 s of CPU on COIL20 (1440 x 1024).
+    Above ``GRAM_MAX_FEATURES`` (5,000) X'X (8 d^2 bytes) is not held and
+    each step computes its column X'x_j, one pass over X: on n = 50,
+    d = 20,000 about 6 s of CPU (``benchmarks/defaults_wide.py``). A fit
+    logs its progress every 5 s (INFO, logger ``ufskit.selectors.spfs``).
 
     References
     ----------

@@ -23,6 +23,8 @@ applied through the Woodbury identity (O(nd) per product, no d x d matrix).
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
@@ -34,11 +36,14 @@ from ..sparse_regression import EPS, has_converged, l21_norm, reweight, row_sq_n
 from ..validation import auto_or_int, centred, check_int, check_positive
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT
+from .progress import Progress
 
 # the shift-invert pole sits this fraction below the smallest diagonal entry of M + gamma G
 SHIFT_MARGIN = 1e-3
 # lam = "auto": Yang's lambda = 1e3 for data of unit mean square (z-scored), scaled with X's square
 LAM_ON_UNIT_SCALE = 1e3
+
+logger = logging.getLogger(__name__)
 
 
 def local_discriminative_laplacian(X: np.ndarray, n_neighbors: int, lam: float) -> sp.csr_matrix:
@@ -191,13 +196,14 @@ def spectrum_of(X: np.ndarray, L, *, low_rank: bool | None = None):
     return LowRankSpectrum(X.T @ (V * np.sqrt(np.clip(values, 0.0, None))))
 
 
-def udfs_iterations(spectrum, n_clusters: int, gamma: float, max_iter: int, tol: float):
+def udfs_iterations(spectrum, n_clusters: int, gamma: float, max_iter: int, tol: float, progress=None):
     """The reweighted eigen-iteration; returns (W, objective per iteration).
 
     The start G = I yields only the first weights (see ``_start_row_norms``);
     then each iteration takes W = the c smallest eigenvectors of
     M + gamma G and records Tr(W'MW) + gamma sum_i sqrt(||w_i||^2 + eps),
-    which does not increase (Nie et al. 2010).
+    which does not increase (Nie et al. 2010). ``progress`` (a
+    ``progress.Progress`` or None) hears of every iteration.
     """
     sq = spectrum.start_row_norms(n_clusters)
     objective: list[float] = []
@@ -205,6 +211,8 @@ def udfs_iterations(spectrum, n_clusters: int, gamma: float, max_iter: int, tol:
         W = spectrum.smallest(gamma * reweight(sq), n_clusters, v0=np.sqrt(sq))
         sq = row_sq_norms(W)
         objective.append(spectrum.quadratic(W) + gamma * l21_norm(W))
+        if progress is not None:
+            progress.step("reweighting %d of at most %d, objective %.6g", len(objective), max_iter, objective[-1])
         if has_converged(objective, tol):
             break
     return W, objective
@@ -233,6 +241,8 @@ class UDFS(ScoreSelector):
     nothing (L 1 = 0; X is centred first). Scaling one column is not neutral:
     a small column's axis is nearly a null direction of M and wins, so
     column ranges differing by more than 1e3x give a ``ScaleWarning``.
+    On n = 50, d = 20,000 a default fit takes about 5 s of CPU; a fit logs
+    its progress every 5 s (INFO, logger ``ufskit.selectors.udfs``).
     """
 
     _parameter_constraints: dict = {
@@ -275,7 +285,8 @@ class UDFS(ScoreSelector):
         L = local_discriminative_laplacian(X, self.n_neighbors_, self.lam_)
         with single_threaded_blas():  # an eigensolver call per iteration: see ufskit.blas
             W, self.objective_ = udfs_iterations(
-                spectrum_of(X, L, low_rank=n < d and c < d), c, gamma, check_int(self.max_iter, "max_iter"), tol
+                spectrum_of(X, L, low_rank=n < d and c < d), c, gamma, check_int(self.max_iter, "max_iter"), tol,
+                Progress(logger, "UDFS"),
             )
         self.n_iter_ = len(self.objective_)
         self.W_ = self._to_full(W, fill=0.0)
