@@ -101,3 +101,19 @@ def test_a_reading_shares_its_main_experiments_seeds():
     """A derived experiment's seeds are the main one's, so a reading differs by its choices alone."""
     assert R.seed_identity("readings/nrfs_q50/nrfs_synthetic") == "nrfs_synthetic"
     assert R.seed_identity("nrfs_synthetic") == "nrfs_synthetic"
+
+
+def test_the_nrfs_q50_reading_runs_another_q_than_the_main_experiment():
+    """Its q on the synthetic data's 34 features: 34 (q = 50 capped at m), not the main experiment's q = 1
+    (NRFS's "auto" is 1 on m = 34: an "auto" override made the reading repeat the main run)."""
+    import numpy as np
+
+    from ufskit.selectors import NRFS
+
+    config = full_config()
+    main = config["experiments"]["nrfs_synthetic"]["methods"]["NRFS"]["params"]
+    reading = {**main, **config["readings"]["nrfs_q50"]["overrides"]["methods"]["NRFS"]["params"]}
+    X = np.random.default_rng(0).standard_normal((120, 34))
+    fitted = [NRFS(**{**params, "n_clusters": 2}).set_params(random_state=0).fit(X).n_neighbors_features_
+              for params in (main, reading)]
+    assert fitted == [1, 34]
