@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ..blas import single_threaded_blas
 from ..sparse_input import is_sparse, sparse_extremes
 from ..validation import (
     check_scale,
@@ -83,6 +86,9 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
     scale_sensitive = True
     # whether fit takes scipy.sparse X (scikit-learn's input tag ``sparse``)
     accepts_sparse = False
+    # whether ``_score`` runs on one BLAS thread: many small BLAS/LAPACK calls, each stalled by a descheduled
+    # thread on shared cores (ufskit.blas); a selector that needs it only for part of ``_score`` says so there
+    single_threaded = False
 
     def __init__(self, n_features_to_select=None):
         self.n_features_to_select = n_features_to_select
@@ -108,7 +114,8 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
         self._scored = np.flatnonzero(~flat)
         if self.scale_sensitive:
             warn_if_scale_sensitive((extremes[0][~flat], extremes[1][~flat]), type(self).__name__, self._scored)
-        scores = np.asarray(self._score(X[:, self._scored] if flat.any() else X), dtype=np.float64)
+        with single_threaded_blas() if self.single_threaded else nullcontext():
+            scores = np.asarray(self._score(X[:, self._scored] if flat.any() else X), dtype=np.float64)
         if scores.shape != (self._scored.size,):
             raise RuntimeError(f"{type(self).__name__}._score returned shape {scores.shape}.")
         self.scores_ = self._to_full(scores, fill=-np.inf)

@@ -28,7 +28,6 @@ import logging
 import numpy as np
 import scipy.linalg as sla
 
-from ..blas import single_threaded_blas
 from ..graph import knn_graph, knn_indices, pairwise_sq_dists
 from ..sparse_regression import EPS, DiagonalRidge, has_converged, reweight, row_sq_norms
 from ..validation import auto_or_int, centred, power_of_two, resolve_n_neighbors
@@ -230,6 +229,8 @@ class FSASL(ScoreSelector):
         "tol": [NON_NEGATIVE],
     }
 
+    single_threaded = True  # many small BLAS/LAPACK calls: see ufskit.blas
+
     def __init__(self, n_features_to_select=None, n_clusters="auto", lambda1=1.0, lambda2=1.0, lambda3="auto",
                  lasso_ratio=0.01, n_neighbors="auto", max_iter=1, tol=1e-4):
         super().__init__(n_features_to_select=n_features_to_select)
@@ -243,10 +244,6 @@ class FSASL(ScoreSelector):
         self.tol = tol
 
     def _score(self, X):
-        with single_threaded_blas():  # many small BLAS/LAPACK calls: see ufskit.blas
-            return self._fit(X)
-
-    def _fit(self, X):
         n = X.shape[0]
         if self.lambda1 == 0 and self.lambda2 == 0:
             raise ValueError("lambda1 and lambda2 are both 0: no structure to preserve; make one positive.")

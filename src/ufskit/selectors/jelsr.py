@@ -24,7 +24,6 @@ import numpy as np
 import scipy.linalg as sla
 from sklearn.utils._param_validation import StrOptions
 
-from ..blas import single_threaded_blas
 from ..graph import knn_graph
 from ..sparse_regression import EPS, has_converged, row_sq_norms
 from ..spectral import degrees
@@ -173,6 +172,8 @@ class JELSR(ScoreSelector):
         "variant": [StrOptions(set(VARIANTS))], "max_iter": [POSITIVE_INT], "tol": [POSITIVE],
     }
 
+    single_threaded = True  # many small BLAS/LAPACK calls: see ufskit.blas
+
     def __init__(self, n_features_to_select=None, n_components="auto", alpha="auto", beta=1.0, n_neighbors="auto",
                  variant="paper", max_iter=20, tol=1e-6):
         super().__init__(n_features_to_select=n_features_to_select)
@@ -185,10 +186,6 @@ class JELSR(ScoreSelector):
         self.tol = tol
 
     def _score(self, X):
-        with single_threaded_blas():  # many small BLAS/LAPACK calls: see ufskit.blas
-            return self._fit(X)
-
-    def _fit(self, X):
         n = X.shape[0]
         extra = 1 if self.variant == "authors" else 0
         m = auto_or_int(self.n_components, "n_components", max(1, min(5, n - 1 - extra)))

@@ -25,7 +25,6 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.cluster import KMeans
 
-from ..blas import single_threaded_blas
 from ..graph import knn_graph
 from ..sparse_regression import EPS, DiagonalRidge, has_converged, l21_norm, reweight, row_sq_norms
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
@@ -156,6 +155,8 @@ class NDFS(ScoreSelector):
         "sigma": [None, POSITIVE], "random_state": RANDOM_STATE,
     }
 
+    single_threaded = True  # many small BLAS/LAPACK calls: see ufskit.blas
+
     def __init__(
         self,
         n_features_to_select=None,
@@ -181,10 +182,6 @@ class NDFS(ScoreSelector):
         self.random_state = random_state
 
     def _score(self, X):
-        with single_threaded_blas():  # hundreds of medium BLAS/LAPACK calls: see ufskit.blas
-            return self._fit_ndfs(X)
-
-    def _fit_ndfs(self, X):
         n = X.shape[0]
         self.n_clusters_ = c = auto_or_int(self.n_clusters, "n_clusters", min(5, n - 1))
         if c >= n:

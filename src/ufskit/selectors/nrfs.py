@@ -39,7 +39,6 @@ import scipy.linalg
 import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ..blas import single_threaded_blas
 from ..graph import knn_graph, pairwise_sq_dists, sq_dists_from_products
 from ..sampling import DPS, FDD
 from ..sparse_input import is_sparse, row_sq_norms
@@ -477,6 +476,10 @@ class NRFS(ScoreSelector):
     }
     accepts_sparse = True
 
+    # hundreds of LAPACK/BLAS calls: one thread, as the workflow's jobs run (ufskit.blas; on shared cores a
+    # two-thread BLAS made a digits fit 90 s instead of 18 s), so the library's numbers are the workflow's
+    single_threaded = True
+
     def __init__(
         self,
         n_features_to_select=None,
@@ -559,12 +562,6 @@ class NRFS(ScoreSelector):
         return kept[dps.subset(self.fold_)]
 
     def _score(self, X):
-        # hundreds of LAPACK/BLAS calls: one thread, as the workflow's jobs run (ufskit.blas; on shared cores a
-        # two-thread BLAS made a digits fit 90 s instead of 18 s), so the library's numbers are the workflow's
-        with single_threaded_blas():
-            return self._fit_single_threaded(X)
-
-    def _fit_single_threaded(self, X):
         n, m = X.shape
         progress = Progress(log, "NRFS")
         noise, ridge = self._check_params(n, m)

@@ -32,7 +32,6 @@ import scipy.sparse as sp
 from sklearn.cluster import KMeans
 from sklearn.utils._param_validation import StrOptions
 
-from ..blas import single_threaded_blas
 from ..graph import knn_graph, mean_distance, pairwise_sq_dists
 from ..sparse_regression import EPS, row_sq_norms
 from ..validation import auto_or_int, centred, power_of_two, resolve_n_neighbors
@@ -316,6 +315,8 @@ class RUFS(ScoreSelector):
         "tol": [POSITIVE], "random_state": RANDOM_STATE,
     }
 
+    single_threaded = True  # many small BLAS/LAPACK calls: see ufskit.blas
+
     def __init__(self, n_features_to_select=None, n_clusters="auto", nu=1.0, alpha=1.0, beta=1.0,
                  n_neighbors="auto", ridge=0.1, variant="paper", max_iter=20, tol=1e-2, random_state=None):
         super().__init__(n_features_to_select=n_features_to_select)
@@ -331,10 +332,6 @@ class RUFS(ScoreSelector):
         self.random_state = random_state
 
     def _score(self, X):
-        with single_threaded_blas():  # many small BLAS calls: see ufskit.blas
-            return self._fit(X)
-
-    def _fit(self, X):
         n = X.shape[0]
         c = auto_or_int(self.n_clusters, "n_clusters", min(5, n - 1))
         if c > n - 1:
