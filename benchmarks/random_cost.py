@@ -17,9 +17,9 @@ import argparse
 from pathlib import Path
 
 import pandas as pd
-import yaml
 
 from ufskit.papers import reference_labels
+from ufskit.protocols import load_config
 
 REPO = Path(__file__).resolve().parents[1]
 # benchmark folders whose paths are <kind>/<experiment>/<dataset>/<method>[/...].tsv
@@ -61,9 +61,7 @@ def main() -> None:
     parser.add_argument("--configfile", action="append", default=[], help="overlays on config/config.yaml")
     parser.add_argument("--run-dir", type=Path, default=Path("."), help="working directory of the run")
     args = parser.parse_args()
-    experiments = yaml.safe_load((REPO / "config/config.yaml").read_text())["experiments"]
-    for path in args.configfile:
-        experiments.update(yaml.safe_load(Path(path).read_text()).get("experiments") or {})
+    experiments = load_config(REPO, *args.configfile)["experiments"]  # with the papers' protocol files
     table = random_share(job_seconds(args.run_dir), experiments)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     total = table[["random_jobs", "jobs", "random_s", "all_s"]].sum()

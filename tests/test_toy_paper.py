@@ -142,7 +142,9 @@ def test_a_copy_of_the_toy_paper_is_a_new_paper(tmp_path, mirror):
     paper = copy_paper(TOY, tmp_path / "papers", "fifth")
     work = tmp_path / "run"
     work.mkdir()
-    configs = ["--configfile", str(ROOT / "config/smoke.yaml"), str(paper / "smoke.yaml")]
+    # its smoke experiment comes with its folder (protocols/smoke.yaml); the run builds only it
+    configs = ["--configfile", str(ROOT / "config/smoke.yaml"),
+               "--config", f"paper_folders=[{paper.parent}]", "run=[fifth_wine]"]
     dry = snakemake("-n", *configs, cwd=work, mirror=mirror)
     assert dry.returncode == 0, dry.stderr[-3000:]
     assert "rule fifth_table1:" in dry.stdout + dry.stderr

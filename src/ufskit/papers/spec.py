@@ -10,6 +10,8 @@ A paper is a folder named as the paper and importable as a package (``ufskit/pap
     scripts/        the ``script:`` files of those rules
     published/      its published numbers (one CSV per block) and its claims list
     captions/       the report captions of its tables and figures (``<caption>.rst``)
+    protocols/      its experiments of the quick and smoke protocols (``quick.yaml``, ``smoke.yaml``: ``run``
+                    and ``experiments``), merged into the run's config by ``ufskit.protocols``
 
 The built-in papers are the folders of this package, found by scanning it (``PAPERS_HOME``); a paper
 outside the package is a folder under one of the config's ``paper_folders``, registered after them by

@@ -4,7 +4,7 @@ It claims that the Laplacian Score beats Variance in K-means accuracy on wine (T
 published numbers, one claim). Its rules (``rules.smk``) build ``results/<report>/table1.csv``,
 ``table1.html`` (in the report), ``claims.csv`` and ``claims.md`` from its ``table1`` experiment's
 summary; the scorecard compares them with ``published/``. Its folder's parent is named by config
-``paper_folders`` (``smoke.yaml``).
+``paper_folders``; its smoke experiment is ``protocols/smoke.yaml`` (merged when ``protocol: smoke``).
 """
 
 from __future__ import annotations
