@@ -13,8 +13,8 @@ from ufskit.experiments import method_reps
 from ufskit.papers import ivfs as P
 from ufskit.papers import paper_methods
 from ufskit.papers.ivfs import report as R
-from ufskit.runs import evaluate_run, fit_run, run_batched
 from ufskit.protocols import load_config
+from ufskit.runs import evaluate_run, fit_run, run_batched
 from ufskit.seeds import derive_seed
 
 

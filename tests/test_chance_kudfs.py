@@ -13,8 +13,8 @@ from conftest import ROOT
 from ufskit import chance as C
 from ufskit.metrics.registry import check_metrics
 from ufskit.papers import kudfs as K
-from ufskit.runs import evaluate_run, fit_run, run_batched
 from ufskit.protocols import load_config
+from ufskit.runs import evaluate_run, fit_run, run_batched
 from ufskit.seeds import derive_seed
 
 RANDOM = {"selector": "Random", "params": {}}
