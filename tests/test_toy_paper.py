@@ -63,7 +63,7 @@ def test_the_workflow_keeps_only_the_captions_of_no_paper():
 
 
 def test_experiments_name_a_known_paper_and_one_of_its_roles():
-    ok = {"a": {"paper": "kudfs", "role": "fig2"}, "b": {"paper": "generic"}, "c": {"paper": "ils"}}
+    ok = {"a": {"paper": "kudfs", "role": "fig2"}, "b": {"paper": "generic"}, "c": {"paper": "ils", "role": "uci"}}
     papers.check_experiments(ok)
     with pytest.raises(ValueError, match="'x': paper must be 'generic' or a registered paper.*got 'kudf'"):
         papers.check_experiments({"x": {"paper": "kudf"}})

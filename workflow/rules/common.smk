@@ -164,6 +164,21 @@ def prepared_data(wildcards):
 # ---- selector runs ----------------------------------------------------------------------
 
 
+def experiment_value(*keys):
+    """Input or params function: the value at `keys` of the job's experiment, config["experiments"][experiment][k1]...
+
+    Snakemake's lookup(dpath=...) reads the same, but a reading's experiment is named readings/<name>/<experiment>,
+    and dpath would split the name at its "/"."""
+
+    def value(wildcards):
+        node = config["experiments"][wildcards.experiment]
+        for key in keys:
+            node = node[key]
+        return node
+
+    return value
+
+
 def selector_spec(wildcards):
     """Selector class name and parameter dict of one run."""
     exp = config["experiments"][wildcards.experiment]

@@ -16,7 +16,7 @@ rule full_diagram:
     resources:
         mem_mb=4000,
     params:
-        options=lambda w: config["experiments"][w.experiment]["metrics"]["persistence"],
+        options=experiment_value("metrics", "persistence"),
     script:
         "../../scripts/full_diagram.py"
 
@@ -37,7 +37,7 @@ rule evaluate_selection:
         mem_mb=4000,
         runtime=120,
     params:
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
         metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
         seed=evaluation_seed,
     script:
@@ -61,7 +61,7 @@ rule run_batched_method:
         runtime=120,
     params:
         runs=batch_runs,
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
         metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
     script:
         "../../scripts/select_evaluate_batch.py"

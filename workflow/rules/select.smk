@@ -19,6 +19,6 @@ rule select_features:
     params:
         spec=selector_spec,
         seed=run_seed,
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
     script:
         "../../scripts/select.py"

@@ -53,7 +53,7 @@ rule ivfs_chance:
         mem_mb=4000,
     params:
         chance=ivfs_chance_params,
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
     script:
         "scripts/ivfs_chance.py"
 

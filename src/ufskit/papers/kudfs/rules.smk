@@ -30,8 +30,8 @@ rule kudfs_kernel_pca:
         mem_mb=4000,
     params:
         sigma=lambda w: kudfs_kernel_sigma(w.experiment),
-        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        kmeans=experiment_value("metrics", "kmeans"),
+        n_features=experiment_value("n_features"),
         seed=lambda w: experiment_seed(w.experiment, w.dataset, "KernelPCA"),
     script:
         "scripts/kudfs_competitor.py"
@@ -53,7 +53,7 @@ rule kudfs_kernel_kmeans:
         mem_mb=4000,
     params:
         sigma=lambda w: kudfs_kernel_sigma(w.experiment),
-        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
+        kmeans=experiment_value("metrics", "kmeans"),
         seed=lambda w: experiment_seed(w.experiment, w.dataset, "KernelKMeans"),
     script:
         "scripts/kudfs_competitor.py"

@@ -1,6 +1,7 @@
 # NRFS paper (Huang et al., ICDM 2014): Table I on the synthetic data, Table II, Fig. 1 and 4-7, claims.
-# Its experiments carry `paper: nrfs`; the one on `nrfs_synthetic` feeds Table I and Fig. 1/4, the
-# others (microarray and text) feed Fig. 5-7 through their metrics.parquet.
+# Its experiments carry `paper: nrfs` and a `role` (role_experiment): the one of role `synthetic` (on
+# `nrfs_synthetic`) feeds Table I, Fig. 1/4 and the sensitivity sweep, those of role `real` (microarray and text)
+# feed Fig. 5-7 and Table II through their metrics.parquet.
 
 
 include: "common.smk"
@@ -34,7 +35,7 @@ rule nrfs_synthetic_batch:
         runtime=120,
     params:
         runs=batch_runs,
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
         metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
     script:
         shared_script("select_evaluate_batch.py")
@@ -56,9 +57,9 @@ rule nrfs_table1_runs:
     params:
         selections=nrfs_table1_selections,
         spec=nrfs_table1_spec,
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
         total_runs=lambda w: nrfs_total_runs(w.experiment),
-        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
+        kmeans=experiment_value("metrics", "kmeans"),
         seed=lambda w: experiment_seed(w.experiment, w.dataset, w.method, "table1"),
     script:
         "scripts/nrfs_table1_runs.py"
@@ -220,7 +221,7 @@ rule nrfs_kmeans_all:
         mem_mb=4000,
     params:
         runs=lambda w: nrfs_total_runs(w.experiment),
-        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
+        kmeans=experiment_value("metrics", "kmeans"),
         seed=lambda w: experiment_seed(w.experiment, w.dataset, "kmeans_all"),
     script:
         "scripts/nrfs_kmeans_all.py"
