@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT
 from ufskit import papers
 from ufskit import scorecard as S
-from ufskit.papers import spec as SPEC
+from ufskit.papers import spec as paper_spec
 
 TOY = ROOT / "tests/papers/toy"
 BUILT_IN = ROOT / "src/ufskit/papers"
@@ -25,7 +25,7 @@ BUILT_IN = ROOT / "src/ufskit/papers"
 @pytest.fixture
 def toy(monkeypatch):
     """The toy paper registered in a copy of the registry (the other tests see the built-in papers only)."""
-    monkeypatch.setattr(SPEC, "_REGISTRY", dict(papers.registry()))
+    monkeypatch.setattr(paper_spec, "_REGISTRY", dict(papers.registry()))
     monkeypatch.syspath_prepend(str(TOY.parent))
     return papers.register(TOY)
 
@@ -93,12 +93,12 @@ def test_a_paper_folder_needs_a_spec_named_as_it_and_a_new_name(toy, tmp_path, m
     (tmp_path / "json/__init__.py").write_text("")
     with pytest.raises(ValueError, match="`import json` finds .* first; rename the folder"):
         papers.register(tmp_path / "json")
-    twin = SPEC.PaperSpec(name="ils", title="another ILS")
+    twin = paper_spec.PaperSpec(name="ils", title="another ILS")
     with pytest.raises(ValueError, match="paper 'ils' is already registered"):
-        SPEC._add(twin)
-    clash = SPEC.PaperSpec(name="other", title="t", published=(SPEC.Published("ils_table1.csv", "T", {}),))
+        paper_spec._add(twin)
+    clash = paper_spec.PaperSpec(name="other", title="t", published=(paper_spec.Published("ils_table1.csv", "T", {}),))
     with pytest.raises(ValueError, match=r"published file name\(s\) \['ils_table1.csv'\] already used"):
-        SPEC._add(clash)
+        paper_spec._add(clash)
 
 
 def test_the_toy_papers_numbers_and_claim_in_the_scorecard(toy):

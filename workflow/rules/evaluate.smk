@@ -9,7 +9,7 @@ rule full_diagram:
     log:
         "logs/full_diagram/{experiment}/{dataset}.log",
     benchmark:
-        "benchmarks/full_diagram/{experiment}/{dataset}.tsv"
+        "logs/times/full_diagram/{experiment}/{dataset}.tsv"
     conda:
         ENV
     threads: 1
@@ -29,7 +29,7 @@ rule evaluate_selection:
     log:
         "logs/evaluate/{experiment}/{dataset}/{method}/{params}/rep{rep}.log",
     benchmark:
-        "benchmarks/evaluate/{experiment}/{dataset}/{method}/{params}/rep{rep}.tsv"
+        "logs/times/evaluate/{experiment}/{dataset}/{method}/{params}/rep{rep}.tsv"
     conda:
         ENV
     threads: 1
@@ -52,7 +52,7 @@ rule run_batched_method:
     log:
         "logs/batched/{experiment}/{dataset}/{method}/{shard}.log",
     benchmark:
-        "benchmarks/batched/{experiment}/{dataset}/{method}/{shard}.tsv"
+        "logs/times/batched/{experiment}/{dataset}/{method}/{shard}.tsv"
     conda:
         ENV
     threads: 1

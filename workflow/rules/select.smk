@@ -9,7 +9,7 @@ rule select_features:
     log:
         "logs/select/{experiment}/{dataset}/{method}/{params}/rep{rep}.log",
     benchmark:
-        "benchmarks/select/{experiment}/{dataset}/{method}/{params}/rep{rep}.tsv"
+        "logs/times/select/{experiment}/{dataset}/{method}/{params}/rep{rep}.tsv"
     conda:
         ENV
     threads: 1

@@ -23,7 +23,7 @@ rule ils_cluster_study:
     log:
         "logs/ils/{experiment}/clusters_c{n_clusters}.log",
     benchmark:
-        "benchmarks/ils/{experiment}/clusters_c{n_clusters}.tsv"
+        "logs/times/ils/{experiment}/clusters_c{n_clusters}.tsv"
     conda:
         ENV
     threads: 1
@@ -46,7 +46,7 @@ rule ils_train_size_study:
     log:
         "logs/ils/{experiment}/train_t{n_train}.log",
     benchmark:
-        "benchmarks/ils/{experiment}/train_t{n_train}.tsv"
+        "logs/times/ils/{experiment}/train_t{n_train}.tsv"
     conda:
         ENV
     threads: 1

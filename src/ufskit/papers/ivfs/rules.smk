@@ -17,7 +17,7 @@ rule ivfs_stability:
     log:
         "logs/ivfs/stability/{experiment}/{dataset}.log",
     benchmark:
-        "benchmarks/ivfs/stability/{experiment}/{dataset}.tsv"
+        "logs/times/ivfs/stability/{experiment}/{dataset}.tsv"
     wildcard_constraints:
         experiment=IVFS_EXPERIMENT,
     conda:
@@ -43,7 +43,7 @@ rule ivfs_chance:
     log:
         "logs/ivfs/chance/{experiment}/{dataset}.log",
     benchmark:
-        "benchmarks/ivfs/chance/{experiment}/{dataset}.tsv"
+        "logs/times/ivfs/chance/{experiment}/{dataset}.tsv"
     wildcard_constraints:
         experiment=IVFS_EXPERIMENT,
     conda:
@@ -188,7 +188,7 @@ rule ivfs_seed_correlation:
     log:
         "logs/ivfs/{report}/seed_correlation.log",
     benchmark:
-        "benchmarks/ivfs/seed_correlation/{report}.tsv"
+        "logs/times/ivfs/seed_correlation/{report}.tsv"
     wildcard_constraints:
         report=IVFS_REPORT,
     conda:

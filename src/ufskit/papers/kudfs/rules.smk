@@ -22,7 +22,7 @@ rule kudfs_kernel_pca:
     log:
         "logs/kudfs/{experiment}/{dataset}/kernel_pca.log",
     benchmark:
-        "benchmarks/kudfs/{experiment}/{dataset}/kernel_pca.tsv"
+        "logs/times/kudfs/{experiment}/{dataset}/kernel_pca.tsv"
     conda:
         ENV
     threads: 1
@@ -45,7 +45,7 @@ rule kudfs_kernel_kmeans:
     log:
         "logs/kudfs/{experiment}/{dataset}/kernel_kmeans.log",
     benchmark:
-        "benchmarks/kudfs/{experiment}/{dataset}/kernel_kmeans.tsv"
+        "logs/times/kudfs/{experiment}/{dataset}/kernel_kmeans.tsv"
     conda:
         ENV
     threads: 1
@@ -68,7 +68,7 @@ rule kudfs_distance_ratio:
     log:
         "logs/kudfs/{experiment}/distance_ratio/{dataset}/{method}/{params}/rep{rep}.log",
     benchmark:
-        "benchmarks/kudfs/{experiment}/distance_ratio/{dataset}/{method}/{params}/rep{rep}.tsv"
+        "logs/times/kudfs/{experiment}/distance_ratio/{dataset}/{method}/{params}/rep{rep}.tsv"
     conda:
         ENV
     threads: 1
@@ -86,7 +86,7 @@ rule kudfs_chance:
     log:
         "logs/kudfs/chance/{experiment}/{dataset}.log",
     benchmark:
-        "benchmarks/kudfs/chance/{experiment}/{dataset}.tsv"
+        "logs/times/kudfs/chance/{experiment}/{dataset}.tsv"
     wildcard_constraints:
         experiment=KUDFS_CHANCE_EXPERIMENT,
     conda:

@@ -24,7 +24,7 @@ rule nrfs_synthetic_batch:
     log:
         "logs/batched/{experiment}/{dataset}/{method}/{shard}.log",
     benchmark:
-        "benchmarks/batched/{experiment}/{dataset}/{method}/{shard}.tsv"
+        "logs/times/batched/{experiment}/{dataset}/{method}/{shard}.tsv"
     wildcard_constraints:
         experiment=NRFS_SYNTHETIC_EXPERIMENTS,
     conda:
@@ -50,7 +50,7 @@ rule nrfs_table1_runs:
     log:
         "logs/nrfs_table1_runs/{experiment}/{dataset}/{method}.log",
     benchmark:
-        "benchmarks/nrfs_table1_runs/{experiment}/{dataset}/{method}.tsv"
+        "logs/times/nrfs_table1_runs/{experiment}/{dataset}/{method}.tsv"
     conda:
         ENV
     threads: 1
@@ -133,7 +133,7 @@ rule nrfs_sampling:
     log:
         "logs/nrfs_sampling/{folder}.log",
     benchmark:
-        "benchmarks/nrfs_sampling/{folder}.tsv"
+        "logs/times/nrfs_sampling/{folder}.tsv"
     wildcard_constraints:
         folder=NRFS_FOLDERS,
     conda:
@@ -170,7 +170,7 @@ rule nrfs_sensitivity:
     log:
         "logs/nrfs_sensitivity/{folder}.log",
     benchmark:
-        "benchmarks/nrfs_sensitivity/{folder}.tsv"
+        "logs/times/nrfs_sensitivity/{folder}.tsv"
     wildcard_constraints:
         folder=NRFS_FOLDERS,
     conda:
@@ -213,7 +213,7 @@ rule nrfs_kmeans_all:
     log:
         "logs/nrfs_kmeans_all/{experiment}/{dataset}.log",
     benchmark:
-        "benchmarks/nrfs_kmeans_all/{experiment}/{dataset}.tsv"
+        "logs/times/nrfs_kmeans_all/{experiment}/{dataset}.tsv"
     conda:
         ENV
     threads: 1
@@ -331,7 +331,7 @@ rule nrfs_diagnostics:
     log:
         "logs/nrfs_diagnostics/{folder}.log",
     benchmark:
-        "benchmarks/nrfs_diagnostics/{folder}.tsv"
+        "logs/times/nrfs_diagnostics/{folder}.tsv"
     wildcard_constraints:
         folder=NRFS_FOLDERS,
     conda:
