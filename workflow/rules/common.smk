@@ -168,7 +168,7 @@ def experiment_value(*keys):
     """Input or params function: the value at `keys` of the job's experiment, config["experiments"][experiment][k1]...
 
     Snakemake's lookup(dpath=...) reads the same, but a reading's experiment is named readings/<name>/<experiment>,
-    and dpath would split the name at its "/"."""
+    and dpath would split that name at its slashes."""
 
     def value(wildcards):
         node = config["experiments"][wildcards.experiment]
