@@ -13,7 +13,7 @@ With ``--per-script``, also each job script's own start-up: a fresh interpreter 
 `script:` preamble imports (snakemake) and then the script's top-level imports (its import lines, nothing run),
 median CPU seconds of ``--repeats``, so that a script importing more than it uses stands out.
 
-Then, from the run's ``benchmarks/`` files (Snakemake's ``s`` of a script job includes its start-up),
+Then, from the run's ``logs/times/`` files (Snakemake's ``s`` of a script job includes its start-up),
 per rule: jobs, mean seconds per job, and the overhead's share of it, flagging rules above
 ``--threshold`` (the issue's 20 %), which are the candidates for batching (config ``batch: true``):
 
@@ -33,7 +33,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from slurm_resources import benchmark_patterns, read_benchmarks
+from slurm_resources import TIMES, benchmark_patterns, read_benchmarks
 
 from ufskit.data import load_dataset
 
@@ -122,7 +122,7 @@ def main() -> None:
           f"prepared matrices) + scheduler {sched:.2f} s = {overhead:.2f} s wall")
     frame, _ = read_benchmarks([args.run_dir], benchmark_patterns(REPO))
     if frame.empty:
-        print(f"no benchmark files under {args.run_dir / 'benchmarks'}")
+        print(f"no benchmark files under {args.run_dir / TIMES}")
         return
     stats = frame.groupby("rule")["s"].agg(jobs="size", mean_s="mean", total_s="sum")
     stats["overhead_share"] = (overhead / (stats["mean_s"] + sched)).clip(upper=1.0)

@@ -1,6 +1,6 @@
 """What the Random method (the curve figures' band of random features) costs, measured in a finished run.
 
-Sums the wall-clock seconds of the selection and evaluation jobs recorded in ``benchmarks/`` (the
+Sums the wall-clock seconds of the selection and evaluation jobs recorded in ``logs/times/`` (the
 ``select``/``evaluate`` rules, the ``batched`` jobs of methods marked ``batch: true`` and the IVFS
 paper's ``ivfs/select``/``ivfs/evaluate``), per experiment, for the methods whose selector is Random and for all methods, and prints Random's
 share of the jobs and of the job-seconds:
@@ -17,12 +17,13 @@ import argparse
 from pathlib import Path
 
 import pandas as pd
-import yaml
+from slurm_resources import TIMES
 
 from ufskit.papers import reference_labels
+from ufskit.protocols import load_config
 
 REPO = Path(__file__).resolve().parents[1]
-# benchmark folders whose paths are <kind>/<experiment>/<dataset>/<method>[/...].tsv
+# folders of logs/times/ (the rules' `benchmark:` files) whose paths are <kind>/<experiment>/<dataset>/<method>[/...].tsv
 KINDS = ("select", "evaluate", "batched", "ivfs/select", "ivfs/evaluate")
 
 
@@ -30,7 +31,7 @@ def job_seconds(run_dir: Path) -> pd.DataFrame:
     """One row per selection/evaluation job of the run: kind, experiment, dataset, method, seconds."""
     rows = []
     for kind in KINDS:
-        root = run_dir / "benchmarks" / kind
+        root = run_dir / TIMES / kind
         for path in sorted(root.rglob("*.tsv")) if root.is_dir() else []:
             experiment, dataset, method = path.relative_to(root).with_suffix("").parts[:3]
             seconds = float(pd.read_csv(path, sep="\t")["s"].iloc[0])
@@ -61,9 +62,7 @@ def main() -> None:
     parser.add_argument("--configfile", action="append", default=[], help="overlays on config/config.yaml")
     parser.add_argument("--run-dir", type=Path, default=Path("."), help="working directory of the run")
     args = parser.parse_args()
-    experiments = yaml.safe_load((REPO / "config/config.yaml").read_text())["experiments"]
-    for path in args.configfile:
-        experiments.update(yaml.safe_load(Path(path).read_text()).get("experiments") or {})
+    experiments = load_config(REPO, *args.configfile)["experiments"]  # with the papers' protocol files
     table = random_share(job_seconds(args.run_dir), experiments)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     total = table[["random_jobs", "jobs", "random_s", "all_s"]].sum()

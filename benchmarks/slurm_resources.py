@@ -1,7 +1,7 @@
 """Per-rule time and memory observed in a run's Snakemake benchmark files, and the SLURM
 runtime/mem_mb that profiles/slurm/config.yaml should request for them.
 
-Each ``benchmarks/**.tsv`` file is attributed to the rule whose ``benchmark:`` pattern it matches
+Each ``logs/times/**.tsv`` file (``TIMES``) is attributed to the rule whose ``benchmark:`` pattern it matches
 (patterns are read from the workflow's rule files, so the mapping follows the workflow). For every
 rule the script prints the number of jobs seen, the largest wall-clock seconds and peak RSS (MB), and
 a suggestion: ``factor`` x the maximum, rounded up to whole minutes / multiples of ``--mem-step`` MB
@@ -9,7 +9,7 @@ and never below the floors (SLURM's scheduling granularity makes smaller request
 
     python benchmarks/slurm_resources.py RUN_DIR [RUN_DIR ...] [--factor 2] [--yaml]
 
-RUN_DIR is a working directory of a finished run (the folder holding ``benchmarks/``); several
+RUN_DIR is a working directory of a finished run (the folder holding ``logs/times/``); several
 runs are pooled. ``--yaml`` prints the suggestion as a ``set-resources`` block for the profile.
 Rules without a ``benchmark:`` directive are light (tables, figures, claims) and keep the
 profile's default resources.
@@ -27,6 +27,7 @@ from pathlib import Path
 import pandas as pd
 
 REPO = Path(__file__).resolve().parents[1]
+TIMES = Path("logs/times")  # where the rules' `benchmark:` directives write, under the run directory
 RULE = re.compile(r"^rule (\w+):", re.MULTILINE)
 BENCHMARK = re.compile(r"^\s+benchmark:\s*\n\s+[rf]?\"([^\"]+)\"", re.MULTILINE)
 WILDCARD = re.compile(r"\{(\w+)(?:,[^}]*)?\}")
@@ -68,7 +69,7 @@ def read_benchmarks(run_dirs: list[Path], patterns: dict[str, re.Pattern],
     (or more than one). ``newer_than`` (a POSIX time) keeps only files written since then."""
     rows, unmatched = [], []
     for run in run_dirs:
-        for path in sorted((run / "benchmarks").rglob("*.tsv")):
+        for path in sorted((run / TIMES).rglob("*.tsv")):
             if newer_than is not None and path.stat().st_mtime < newer_than:
                 continue
             rel = path.relative_to(run).as_posix()
@@ -95,16 +96,16 @@ def suggest(frame: pd.DataFrame, factor: float, mem_step: int, min_mem: int, min
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("runs", nargs="+", type=Path, help="run directories holding benchmarks/")
+    parser.add_argument("runs", nargs="+", type=Path, help=f"run directories holding {TIMES}/")
     parser.add_argument("--factor", type=float, default=2.0, help="headroom over the maximum observed")
     parser.add_argument("--mem-step", type=int, default=500, help="round mem_mb up to a multiple of this")
     parser.add_argument("--min-mem", type=int, default=1000, help="smallest mem_mb suggested")
     parser.add_argument("--min-minutes", type=int, default=10, help="smallest runtime (minutes) suggested")
     parser.add_argument("--yaml", action="store_true", help="print a set-resources block")
     args = parser.parse_args(argv)
-    missing = [str(run) for run in args.runs if not (run / "benchmarks").is_dir()]
+    missing = [str(run) for run in args.runs if not (run / TIMES).is_dir()]
     if missing:
-        parser.error(f"no benchmarks/ folder in: {', '.join(missing)}")
+        parser.error(f"no {TIMES}/ folder in: {', '.join(missing)}")
 
     frame, unmatched = read_benchmarks(args.runs, benchmark_patterns(REPO))
     if frame.empty:

@@ -4,7 +4,7 @@ The page says which selectors accept scipy.sparse X (their ``accepts_sparse``, a
 tag ``sparse``). Each built-in selector gets its docstring (what it does, what its parameters mean), a table of its
 parameters with their defaults (from ``__init__``), their allowed values (the class's
 ``_parameter_constraints``, the same ones ``fit`` and the workflow's start-up check apply) and the values
-the four papers' experiments set. Generated, so the page cannot drift from the code:
+the registered papers' experiments set. Generated, so the page cannot drift from the code:
 tests/test_docs.py checks that the committed page equals this script's output.
 
     python docs/render_selectors.py            # rewrite docs/selectors.md
@@ -23,12 +23,12 @@ from pathlib import Path
 import yaml
 from sklearn.utils._param_validation import Options, make_constraint
 
+from ufskit.papers import scored
 from ufskit.selectors import SELECTORS
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs/selectors.md"
 CONFIG = ROOT / "config/config.yaml"
-PAPERS = ("ivfs", "nrfs", "ils", "kudfs")  # the `paper:` keys of the four papers' experiments
 
 HEADER = """# Selectors and their parameters
 
@@ -39,7 +39,8 @@ Every selector is a scikit-learn estimator (`fit(X)`, then `ranking_`, `scores_`
 half of d) is what `transform` keeps; `ranking_` ranks every feature (1 = best) whatever it is.
 "Allowed" is checked by `fit` and, in the workflow, at start-up before any job; limits that depend on the
 data (a count within d, `n_neighbors` below n) are checked by `fit`. "Papers' settings" are the values the
-four papers' experiments in `config/config.yaml` set (`n_classes` = the dataset's number of classes);
+registered papers' experiments in `config/config.yaml` set (those with published numbers or claims, not the
+cross-paper benchmark; `n_classes` = the dataset's number of classes);
 a parameter they leave alone keeps its default. In the workflow a selector is named by the key in the
 heading.
 """
@@ -77,10 +78,12 @@ def describe(options) -> str:
 
 
 def paper_settings(config: dict) -> dict:
-    """(selector name, parameter) -> value -> the papers whose experiments set it (fixed or in a grid)."""
+    """(selector name, parameter) -> value -> the papers whose experiments set it (fixed or in a grid): the
+    registered papers with published numbers or claims (``ufskit.papers.scored``)."""
+    papers = scored()
     found = defaultdict(lambda: defaultdict(set))
     for experiment in config["experiments"].values():
-        if experiment.get("paper") not in PAPERS:
+        if experiment.get("paper") not in papers:
             continue
         for method in experiment.get("methods", {}).values():
             values = {k: [v] for k, v in (method.get("params") or {}).items()}

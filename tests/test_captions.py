@@ -4,7 +4,7 @@ Every output that the smoke run puts in the report (each registered paper's tabl
 scorecard) has its caption rendered with Jinja (strict: a missing key fails) from the params and
 wildcards of its job in the smoke DAG, then published by docutils: it must state the protocol, the
 datasets that ran and the settings, never the full protocol's. A paper outside the package (the toy
-paper) is rendered on its own smoke run (its folder's smoke.yaml after config/smoke.yaml).
+paper) is rendered on its own smoke run (its folder's protocols/smoke.yaml, the folder in `paper_folders`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from conftest import ROOT
 from ufskit import captions as C
 from ufskit import papers
 from ufskit.papers import benchmark as B
+from ufskit.protocols import load_config, read_protocols
 
 REPORT = ROOT / "workflow/report"
 TOY = ROOT / "tests/papers/toy"
@@ -31,7 +32,7 @@ TOY = ROOT / "tests/papers/toy"
 
 @pytest.fixture(scope="module")
 def smoke():
-    return yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
+    return load_config(ROOT, ROOT / "config/smoke.yaml")
 
 
 def test_counts_are_written_as_a_reader_would():
@@ -84,9 +85,12 @@ def smoke_jobs(tmp_path_factory, smoke):
     the toy paper's smoke run."""
     folder = tmp_path_factory.mktemp("smoke")
     every = folder / "every_paper.yaml"
-    every.write_text(yaml.safe_dump({"run": [n for n, e in smoke["experiments"].items() if e.get("paper", "generic") != "generic"]}))
+    every.write_text(yaml.safe_dump({"run": [n for _, block in read_protocols(papers.registry(), "smoke")
+                                             for n in block["experiments"]]}))
+    toy = tmp_path_factory.mktemp("toy")
+    (toy / "toy.yaml").write_text(yaml.safe_dump({"paper_folders": [str(TOY.parent)], "run": ["toy_wine"]}))
     return (report_jobs(folder, ROOT / "config/smoke.yaml", every)
-            + report_jobs(tmp_path_factory.mktemp("toy"), ROOT / "config/smoke.yaml", TOY / "smoke.yaml"))
+            + report_jobs(toy, ROOT / "config/smoke.yaml", toy / "toy.yaml"))
 
 
 def _render(caption, params, wildcards, config):

@@ -13,6 +13,7 @@ from ufskit.experiments import method_reps
 from ufskit.papers import ivfs as P
 from ufskit.papers import paper_methods
 from ufskit.papers.ivfs import report as R
+from ufskit.protocols import load_config
 from ufskit.runs import evaluate_run, fit_run, run_batched
 from ufskit.seeds import derive_seed
 
@@ -127,7 +128,7 @@ def test_beats_follows_the_metric_direction():
 
 
 def _ivfs_block(path: str, name: str) -> tuple[dict, dict, dict]:
-    exp = yaml.safe_load((ROOT / path).read_text())["experiments"][name]
+    exp = load_config(ROOT, ROOT / path)["experiments"][name]
     methods = paper_methods(exp["methods"])
     return methods, P.check_protocol(exp["protocol"], exp["methods"]), {m: method_reps(exp, m) for m in methods}
 

@@ -13,6 +13,7 @@ from conftest import ROOT
 from ufskit import chance as C
 from ufskit.metrics.registry import check_metrics
 from ufskit.papers import kudfs as K
+from ufskit.protocols import load_config
 from ufskit.runs import evaluate_run, fit_run, run_batched
 from ufskit.seeds import derive_seed
 
@@ -20,7 +21,9 @@ RANDOM = {"selector": "Random", "params": {}}
 
 
 def _experiment(path: str, name: str) -> dict:
-    return yaml.safe_load((ROOT / path).read_text())["experiments"][name]
+    """Experiment ``name`` of config.yaml with the overlay ``path`` (its papers' protocol files included)."""
+    overlays = [ROOT / path] if path != "config/config.yaml" else []
+    return load_config(ROOT, *overlays)["experiments"][name]
 
 
 def test_g_is_the_number_of_settings_of_the_configured_grid():

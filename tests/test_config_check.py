@@ -6,14 +6,14 @@ from __future__ import annotations
 import copy
 
 import pytest
-import yaml
-from snakemake.utils import update_config, validate
+from snakemake.utils import validate
 
 from conftest import ROOT
 from ufskit import config_check, readings
 from ufskit.configio import ConfigError
 from ufskit.metrics.registry import fill_metric_defaults
 from ufskit.papers import scored as scored_papers
+from ufskit.protocols import load_config
 from ufskit.registry import RegistryError, merge_overlay, registry_from_config
 
 SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
@@ -21,9 +21,7 @@ SCHEMA = str(ROOT / "workflow/schemas/config.schema.yaml")
 
 def merged_config(*overlays) -> dict:
     """config/config.yaml with ``overlays`` (file names under config/) merged as Snakemake merges them."""
-    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
-    for name in overlays:
-        update_config(config, yaml.safe_load((ROOT / "config" / name).read_text()))
+    config = load_config(ROOT, *(ROOT / "config" / name for name in overlays))  # the papers' protocol files too
     validate(config, schema=SCHEMA)
     fill_metric_defaults(config["experiments"])  # as workflow/rules/common.smk, after the schema
     return config

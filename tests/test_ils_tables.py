@@ -13,15 +13,18 @@ from ufskit.selectors import make_selector
 
 
 def test_check_protocol_accepts_each_study_and_rejects_mistakes():
-    assert ils.check_protocol({"study": "uci"}) == "uci"
-    assert ils.check_protocol({"study": "orl_clusters", "cluster_counts": [5, 10]}) == "orl_clusters"
-    assert ils.check_protocol({"study": "orl_train_size", "train_per_class": [2], "n_splits": 3}) == "orl_train_size"
-    for bad, match in [(None, "study"), ({"study": "fig9"}, "study"), ({"study": "uci", "reps": 2}, "keys"),
-                       ({"study": "orl_clusters", "cluster_counts": 5}, "list"),
-                       ({"study": "orl_clusters", "cluster_counts": [0]}, ">= 1"),
-                       ({"study": "orl_train_size", "train_per_class": [2], "n_splits": [3]}, "integer")]:
+    assert ils.PAPER.roles == ils.ROLES == ("uci", "orl_clusters", "orl_train_size")  # the study is the role
+    assert ils.check_protocol("uci", None) == "uci"
+    assert ils.check_protocol("orl_clusters", {"cluster_counts": [5, 10]}) == "orl_clusters"
+    assert ils.check_protocol("orl_train_size", {"train_per_class": [2], "n_splits": 3}) == "orl_train_size"
+    for role, bad, match in [(None, None, "role must be one of"), ("fig9", None, "role must be one of"),
+                             ("uci", {"reps": 2}, "keys"),
+                             ("orl_clusters", {"study": "orl_clusters", "cluster_counts": [5]}, "keys"),
+                             ("orl_clusters", {"cluster_counts": 5}, "list"),
+                             ("orl_clusters", {"cluster_counts": [0]}, ">= 1"),
+                             ("orl_train_size", {"train_per_class": [2], "n_splits": [3]}, "integer")]:
         with pytest.raises(ValueError, match=match):
-            ils.check_protocol(bad)
+            ils.check_protocol(role, bad)
 
 
 def test_draw_classes_takes_every_sample_of_the_drawn_classes(rng):

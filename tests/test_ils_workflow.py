@@ -65,7 +65,7 @@ def test_figures_and_logs_are_written(smoke):
     for name in ("fig1", "fig2", "fig3"):
         for ext in ("png", "pdf"):
             assert (smoke / f"results/smoke_ils/{name}.{ext}").stat().st_size > 5000, name
-    assert list((smoke / "logs/ils").rglob("*.log")) and list((smoke / "benchmarks/ils").rglob("*.tsv"))
+    assert list((smoke / "logs/ils").rglob("*.log")) and list((smoke / "logs/times/ils").rglob("*.tsv"))
 
 
 def test_nothing_left_to_do_after_the_run(smoke, mirror):

@@ -213,7 +213,7 @@ def test_the_workflow_start_up_imports_no_heavy_library():
     """What the Snakefile and rules import, and the paper specs common.smk reads, load none of ``START_UP_HEAVY``:
     a paper module imports its figures' and statistics' libraries in the functions using them."""
     statements = workflow_imports()
-    assert "from ufskit.papers import scored as scored_papers" in statements, "the rules' imports were not read"
+    assert "from ufskit import protocols as PROTOCOLS" in statements, "the rules' imports were not read"
     code = "\n".join([*statements, "from ufskit.papers import registry, scored", "assert len(registry()) >= 5",
                       "scored()"])
     loaded = modules_loaded(code)

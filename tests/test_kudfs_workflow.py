@@ -78,5 +78,5 @@ def test_kudfs_smoke_end_to_end(tmp_path, mirror):
     for name in ("fig1", "fig2"):
         assert (report / f"{name}.png").stat().st_size > 10_000
         assert (report / f"{name}.pdf").read_bytes()[:4] == b"%PDF"
-    assert list((tmp_path / "logs/kudfs").rglob("*.log")) and list((tmp_path / "benchmarks/kudfs").rglob("*.tsv"))
+    assert list((tmp_path / "logs/kudfs").rglob("*.log")) and list((tmp_path / "logs/times/kudfs").rglob("*.tsv"))
     assert "Nothing to be done" in snakemake("-n", *TARGETS, cwd=tmp_path, env=env).stdout

@@ -392,7 +392,7 @@ def test_overlay_paths_are_relative_to_the_file_naming_them(tmp_path):
     second.write_text("datasets: {y: {path: data/y.csv}}\n")
     config = {"datasets": {"x": {"path": "x.csv"}, "y": {"path": "data/y.csv"}, "z": {"path": "z.csv"}},
               "python_path": ["lib"]}
-    parsed = startup.check_config_files([first, second], config)
+    parsed = startup.read_config_files([first, second])
     startup.resolve_overlay_paths(config, parsed, tmp_path / "cwd")
     assert config["datasets"]["x"]["path"] == str(tmp_path / "x.csv")
     assert config["datasets"]["y"]["path"] == str(tmp_path / "sub/data/y.csv")

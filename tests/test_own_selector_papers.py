@@ -7,8 +7,7 @@ import copy
 
 import pandas as pd
 import pytest
-import yaml
-from snakemake.utils import update_config, validate
+from snakemake.utils import validate
 
 from conftest import ROOT
 from ufskit import config_check, readings, startup
@@ -18,6 +17,7 @@ from ufskit.papers import scored as scored_papers
 from ufskit.papers.benchmark_stats import paper_table_stats
 from ufskit.papers.ivfs import check_protocol, fixed_slug
 from ufskit.papers.ivfs import report as ivfs_report
+from ufskit.protocols import load_config
 from ufskit.registry import registry_from_config
 from ufskit.scorecard import load_report
 
@@ -28,9 +28,7 @@ MINE = {"selector": "my_selector:ClusterSeparation", "params": {"n_clusters": "n
 
 def quick_with_overlay() -> dict:
     """config.yaml, quick.yaml and the example overlay merged as Snakemake merges them, then the extras merged."""
-    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
-    for path in (ROOT / "config/quick.yaml", OVERLAY):
-        update_config(config, yaml.safe_load(path.read_text()))
+    config = load_config(ROOT, ROOT / "config/quick.yaml", OVERLAY)
     merge_extra_methods(config)
     return config
 
@@ -69,7 +67,7 @@ def test_the_merge_marks_the_added_methods_and_is_idempotent():
     (["quick_ivfs"], r"extra_methods must be a mapping"),
 ])
 def test_a_wrong_overlay_is_refused_naming_the_key(extras, message):
-    config = yaml.safe_load((ROOT / "config/quick.yaml").read_text())
+    config = load_config(ROOT, ROOT / "config/quick.yaml")
     config["extra_methods"] = extras
     with pytest.raises(ConfigError, match=message):
         merge_extra_methods(config)

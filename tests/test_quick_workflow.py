@@ -13,7 +13,8 @@ from conftest import ROOT
 from ufskit.blas import blas_kernel
 from ufskit.compare import cells, compare, read_cells
 from ufskit.compare import report as comparison_report
-from ufskit.papers import EXTRA_MARK, EXTRA_NOTE
+from ufskit.papers import EXTRA_MARK, EXTRA_NOTE, registry
+from ufskit.protocols import load_config, read_protocols
 
 pytestmark = pytest.mark.workflow
 
@@ -27,10 +28,11 @@ FIGURES = {"ils": {"fig1.png", "fig2.png", "fig3.png"}, "kudfs": {"fig1.png", "f
 
 
 def test_quick_config_covers_every_paper_and_only_mirrored_datasets():
-    quick = yaml.safe_load((ROOT / "config/quick.yaml").read_text())
+    quick = load_config(ROOT, ROOT / "config/quick.yaml")  # with each paper folder's protocols/quick.yaml
     offline = yaml.safe_load((ROOT / "config/offline.yaml").read_text())["data"]["exclude"]
-    assert quick["protocol"] == "quick" and set(quick["run"]) == set(quick["experiments"])
-    experiments = quick["experiments"].values()
+    defined = {n for _, block in read_protocols(registry(), "quick") for n in block["experiments"]}
+    assert quick["protocol"] == "quick" and set(quick["run"]) == defined
+    experiments = [quick["experiments"][n] for n in quick["run"]]
     assert {e["report_dir"] for e in experiments} == set(REPORTS)
     assert {e["paper"] for e in experiments} == set(REPORTS.values())
     used = {d for e in experiments for d in e["datasets"]}

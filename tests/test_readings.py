@@ -12,6 +12,7 @@ import yaml
 from conftest import ROOT
 from ufskit import readings as R
 from ufskit.papers import scored
+from ufskit.protocols import load_config
 
 
 def full_config():
@@ -19,13 +20,7 @@ def full_config():
 
 
 def smoke_config():
-    config = full_config()
-    smoke = yaml.safe_load((ROOT / "config/smoke.yaml").read_text())
-    config["experiments"].update(smoke["experiments"])
-    config["run"] = smoke["run"]
-    for name, change in smoke["readings"].items():
-        config["readings"][name].update(change)
-    return config
+    return load_config(ROOT, ROOT / "config/smoke.yaml")
 
 
 def test_cheap_readings_derive_their_experiments_and_share_the_others():

@@ -92,7 +92,7 @@ def test_every_size_is_positive_and_doubles_on_the_retry(monkeypatch):
 
 
 def test_sizing_script_maps_benchmarks_to_rules_and_doubles_the_maximum(tmp_path):
-    files = {  # path under benchmarks/: (seconds, max_rss MB) rows
+    files = {  # path under logs/times/ (the rules' benchmark: files): (seconds, max_rss MB) rows
         "select/exp/wine/LS/default/rep0.tsv": [(100.0, 600.0)],
         "select/exp/wine/LS/default/rep1.tsv": [(700.0, 240.0)],
         "select/readings/a_reading/exp/wine/LS/default/rep0.tsv": [(50.0, 100.0)],  # a reading's experiment
@@ -101,12 +101,12 @@ def test_sizing_script_maps_benchmarks_to_rules_and_doubles_the_maximum(tmp_path
         "nothing/like/this.tsv": [(1.0, 1.0)],
     }
     for name, rows in files.items():
-        path = tmp_path / "benchmarks" / name
+        path = tmp_path / "logs/times" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         lines = ["s\th:m:s\tmax_rss"] + [f"{sec}\t0:00:00\t{rss}" for sec, rss in rows]
         path.write_text("\n".join(lines) + "\n")
     frame, unmatched = SIZING.read_benchmarks([tmp_path], SIZING.benchmark_patterns(ROOT))
-    assert unmatched == ["benchmarks/nothing/like/this.tsv"]
+    assert unmatched == ["logs/times/nothing/like/this.tsv"]
     stats = SIZING.suggest(frame, factor=2, mem_step=500, min_mem=1000, min_minutes=10)
     select, prepare = stats.loc["select_features"], stats.loc["prepare_dataset"]
     assert (select.jobs, select.max_s, select.max_rss_mb) == (3, 700.0, 600.0)

@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT
 from ufskit import papers
 from ufskit import scorecard as S
-from ufskit.papers import spec as SPEC
+from ufskit.papers import spec as paper_spec
 
 TOY = ROOT / "tests/papers/toy"
 BUILT_IN = ROOT / "src/ufskit/papers"
@@ -25,7 +25,7 @@ BUILT_IN = ROOT / "src/ufskit/papers"
 @pytest.fixture
 def toy(monkeypatch):
     """The toy paper registered in a copy of the registry (the other tests see the built-in papers only)."""
-    monkeypatch.setattr(SPEC, "_REGISTRY", dict(papers.registry()))
+    monkeypatch.setattr(paper_spec, "_REGISTRY", dict(papers.registry()))
     monkeypatch.syspath_prepend(str(TOY.parent))
     return papers.register(TOY)
 
@@ -63,7 +63,7 @@ def test_the_workflow_keeps_only_the_captions_of_no_paper():
 
 
 def test_experiments_name_a_known_paper_and_one_of_its_roles():
-    ok = {"a": {"paper": "kudfs", "role": "fig2"}, "b": {"paper": "generic"}, "c": {"paper": "ils"}}
+    ok = {"a": {"paper": "kudfs", "role": "fig2"}, "b": {"paper": "generic"}, "c": {"paper": "ils", "role": "uci"}}
     papers.check_experiments(ok)
     with pytest.raises(ValueError, match="'x': paper must be 'generic' or a registered paper.*got 'kudf'"):
         papers.check_experiments({"x": {"paper": "kudf"}})
@@ -93,12 +93,12 @@ def test_a_paper_folder_needs_a_spec_named_as_it_and_a_new_name(toy, tmp_path, m
     (tmp_path / "json/__init__.py").write_text("")
     with pytest.raises(ValueError, match="`import json` finds .* first; rename the folder"):
         papers.register(tmp_path / "json")
-    twin = SPEC.PaperSpec(name="ils", title="another ILS")
+    twin = paper_spec.PaperSpec(name="ils", title="another ILS")
     with pytest.raises(ValueError, match="paper 'ils' is already registered"):
-        SPEC._add(twin)
-    clash = SPEC.PaperSpec(name="other", title="t", published=(SPEC.Published("ils_table1.csv", "T", {}),))
+        paper_spec._add(twin)
+    clash = paper_spec.PaperSpec(name="other", title="t", published=(paper_spec.Published("ils_table1.csv", "T", {}),))
     with pytest.raises(ValueError, match=r"published file name\(s\) \['ils_table1.csv'\] already used"):
-        SPEC._add(clash)
+        paper_spec._add(clash)
 
 
 def test_the_toy_papers_numbers_and_claim_in_the_scorecard(toy):
@@ -107,16 +107,36 @@ def test_the_toy_papers_numbers_and_claim_in_the_scorecard(toy):
     reference = S.read_reference(S.claim_lists())
     assert reference["id"].iloc[-1] == "TOY/LS-beats-Variance"
     table = pd.DataFrame({"dataset": ["wine", "wine"], "method": ["Variance", "LS"], "kmeans_acc": [74.0, 95.0]})
+    # Fig. 1: numbers keyed by a feature count (Published.keys), read from an output named neither table1 nor table2
+    curve = pd.DataFrame({"dataset": "wine", "method": ["LS", "LS", "LS", "Variance"], "n_features": [5, 2, 10, 2],
+                          "kmeans_acc": [89.0, 70.0, 99.0, 60.0]})
     claims = papers.claims_frame([{"id": "TOY/LS-beats-Variance", "claim": "c", "verdict": True, "numbers": "n"}])
-    runs = {"toy": [S.ReportResults("toy", {"table1": table}, claims)]}
+    runs = {"toy": [S.ReportResults("toy", {"table1": table, "curve": curve}, claims)]}
     card = S.scorecard(published, reference, runs, excluded={}, tolerances={
         m: {"absolute": 2.0} for m in S.published_numbers(published)["metric"].unique()})
-    mine = card[card["paper"] == "toy"].set_index(["kind", "method"])
+    assert S.extra_keys() == ["n_features"] and "n_features" in card
+    mine = card[(card["paper"] == "toy") & (card["table"] == "Table 1")].set_index(["kind", "method"])
     assert mine.loc[("number", "Variance"), "outcome"] == "within tolerance"
     assert mine.loc[("number", "LS"), ["published", "reproduced", "outcome"]].tolist() == [90.0, 95.0,
                                                                                            "outside tolerance"]
+    assert mine.loc[("number", "LS"), "n_features"] == ""  # a block without the key
     assert mine.xs("claim")["outcome"].tolist() == ["holds"]
+    # each published count meets the reproduced value at that count, no other
+    fig1 = card[(card["paper"] == "toy") & (card["table"] == "Fig. 1") & (card["kind"] == "number")].set_index("n_features")
+    assert fig1[["method", "published", "reproduced", "outcome"]].to_dict("index") == {
+        "2": {"method": "LS", "published": 80.0, "reproduced": 70.0, "outcome": "outside tolerance"},
+        "5": {"method": "LS", "published": 90.0, "reproduced": 89.0, "outcome": "within tolerance"}}
+    assert (fig1["evidence"] == "results/toy/curve.csv").all()
     assert set(card.loc[card["paper"] == "ivfs", "outcome"]) == {"not run"}
+    assert set(card.loc[(card["paper"] == "ivfs") & (card["kind"] == "number"), "n_features"]) == {""}
+    markdown = S.scorecard_markdown(card, excluded={}, tolerances={"kmeans_acc": {"absolute": 2.0}})
+    assert "| wine | LS | kmeans_acc | 2 | 80 | 70 | -10 |" in markdown  # the count after the metric
+
+
+def test_a_published_block_without_its_key_column_in_the_reproduced_table_is_named(toy):
+    curve = pd.DataFrame({"dataset": ["wine"], "method": ["LS"], "kmeans_acc": [89.0]})
+    with pytest.raises(KeyError, match="n_features"):
+        S.reproduced_numbers("toy", S.ReportResults("toy", {"curve": curve}))
 
 
 def copy_paper(source, folder, name):
@@ -142,7 +162,9 @@ def test_a_copy_of_the_toy_paper_is_a_new_paper(tmp_path, mirror):
     paper = copy_paper(TOY, tmp_path / "papers", "fifth")
     work = tmp_path / "run"
     work.mkdir()
-    configs = ["--configfile", str(ROOT / "config/smoke.yaml"), str(paper / "smoke.yaml")]
+    # its smoke experiment comes with its folder (protocols/smoke.yaml); the run builds only it
+    configs = ["--configfile", str(ROOT / "config/smoke.yaml"),
+               "--config", f"paper_folders=[{paper.parent}]", "run=[fifth_wine]"]
     dry = snakemake("-n", *configs, cwd=work, mirror=mirror)
     assert dry.returncode == 0, dry.stderr[-3000:]
     assert "rule fifth_table1:" in dry.stdout + dry.stderr
@@ -152,14 +174,18 @@ def test_a_copy_of_the_toy_paper_is_a_new_paper(tmp_path, mirror):
     assert list(dict.fromkeys(card["paper"]))[-1] == "fifth"
     mine = card[card["paper"] == "fifth"]
     numbers = mine[mine["kind"] == "number"].set_index("method")
-    assert numbers["published"].astype(float).to_dict() == {"Variance": 74.4, "LS": 90.0}
-    assert (numbers["evidence"] == "results/fifth/table1.csv").all()
+    assert numbers.loc[numbers["table"] == "Table 1", "published"].astype(float).to_dict() == {"Variance": 74.4,
+                                                                                              "LS": 90.0}
+    fig1 = numbers[numbers["table"] == "Fig. 1"].set_index("n_features")  # keyed by the feature count
+    assert fig1["published"].astype(float).to_dict() == {"2": 80.0, "5": 90.0}
+    assert fig1["reproduced"].astype(float).gt(0).all() and (fig1["evidence"] == "results/fifth/curve.csv").all()
+    assert (numbers.loc[numbers["table"] == "Table 1", "evidence"] == "results/fifth/table1.csv").all()
     assert numbers["outcome"].str.match(r"smoke: (within|outside) tolerance$").all()
     claim = mine[mine["kind"] == "claim"]
     assert claim["claim_id"].tolist() == ["TOY/LS-beats-Variance"]
     assert claim["outcome"].str.match(r"smoke: (holds|partly holds|does not hold)$").all()
     assert (work / claim["evidence"].iloc[0]).is_file()  # results/fifth/claims.md
-    assert "| Toy paper (tests) | results/fifth/ | main | 2 |" in (work / "results/scorecard.md").read_text()
+    assert "| Toy paper (tests) | results/fifth/ | main | 4 |" in (work / "results/scorecard.md").read_text()
     report = snakemake("--report", "report.zip", *configs, cwd=work, mirror=mirror)
     assert report.returncode == 0, report.stderr[-3000:]
     page = zipfile.ZipFile(work / "report.zip").read("report/report.html").decode()

@@ -24,7 +24,8 @@ def snakemake(*args, cwd=ROOT, env=None, check=True):
     return proc
 
 
-@pytest.mark.parametrize("overlay", [[], ["--configfile", str(ROOT / "tests/papers/toy/smoke.yaml")]],
+@pytest.mark.parametrize("overlay", [[], ["--configfile", str(ROOT / "config/smoke.yaml"), "--config",
+                                          f"paper_folders=[{ROOT / 'tests/papers'}]"]],
                          ids=["built-in papers", "with the toy paper"])
 def test_lint_reports_nothing(tmp_path, overlay):
     proc = snakemake("--lint", *overlay, cwd=tmp_path, check=False)

@@ -61,8 +61,8 @@ def band_text(experiment: dict) -> str:
 def experiment_facts(name: str, experiment: dict) -> dict:
     """One experiment's datasets, methods, counts, repetitions and metric settings (validated config entry).
 
-    ``role`` is its config ``role`` (the kernel-UDFS rules find their experiments by it, e.g.
-    ``fig2``; None without one), ``study`` the ILS study of ``protocol``; ``summary`` is all of it in one sentence.
+    ``role`` is its config ``role`` (what it is for in its paper: its rules find their experiments by it, e.g.
+    kernel UDFS's ``fig2``, ILS's ``uci``; None without one); ``summary`` is all of it in one sentence.
     """
     protocol = experiment.get("protocol") or {}
     reps = experiment.get("reps", 1)
@@ -74,7 +74,7 @@ def experiment_facts(name: str, experiment: dict) -> dict:
                f"{reps} repetition{'s' * (reps > 1)}; metrics {metrics}")
     if protocol:
         summary += f"; protocol {_settings(protocol)}"
-    return {"name": name, "role": experiment.get("role"), "study": protocol.get("study"),
+    return {"name": name, "role": experiment.get("role"),
             "datasets": datasets, "n_datasets": len(datasets),
             "reps": reps, "counts": counts_text(experiment["n_features"]), "methods": list(experiment["methods"]),
             "metrics": experiment["metrics"], "protocol": protocol, "band": band_text(experiment),

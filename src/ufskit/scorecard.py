@@ -41,7 +41,27 @@ from .tables import markdown_table
 STATS = {"n_samples", "n_features", "n_classes"}  # compared with the prepared data's summary
 SUMMARY_METHOD = ""  # dataset statistics belong to no method
 
-KEYS = ["paper", "table", "dataset", "method", "metric"]
+KEYS = ["paper", "table", "dataset", "method", "metric"]  # every published number's key; a paper may add more
+
+
+def extra_keys() -> list[str]:
+    """The key columns beyond ``KEYS`` that the registered papers' published blocks declare (``Published.keys``,
+    e.g. a feature count), in the registry's order; a scorecard row has each ("" where its block has none)."""
+    return list(dict.fromkeys(k for _, block in published_blocks() for k in block.keys))
+
+
+def key_text(value) -> str:
+    """An extra key's value as the scorecard joins on it: text, an integral number without ".0", "" when missing."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _with_keys(frame: pd.DataFrame, keys) -> pd.DataFrame:
+    """``frame`` with every extra key column of ``keys`` as ``key_text`` ("" where the frame has none)."""
+    return frame.assign(**{k: frame[k].map(key_text) if k in frame else "" for k in keys})
 
 # ---------------------------------------------------------------- claims: the papers' verdict files
 
@@ -68,7 +88,7 @@ class ReportResults:
     """The outputs of one report folder of a paper in this run (only what was built)."""
 
     report: str
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # "table1" / "table2" -> the paper's CSV
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)  # output kind (its reader's) -> the paper's CSV
     claims: pd.DataFrame | None = None  # the paper's claims.csv; None when the run does not build it
     summaries: dict[str, dict] = field(default_factory=dict)  # dataset -> prepared-data summary
     reading: str = MAIN  # the reading this folder computes (ufskit.readings)
@@ -105,10 +125,12 @@ def published_tables() -> dict[str, pd.DataFrame]:
 
 
 def published_numbers(published: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The published tables in long form: one row per published number (paper, table, dataset, method, metric).
+    """The published tables in long form: one row per published number (paper, table, dataset, method, metric and
+    the ``extra_keys``, "" where a block has none).
 
     ``published``: file name -> its frame, for every file of ``published_blocks``.
     """
+    extra = extra_keys()
     blocks = []
     for paper, spec in published_blocks():
         if spec.file not in published:
@@ -118,11 +140,13 @@ def published_numbers(published: dict[str, pd.DataFrame]) -> pd.DataFrame:
             "paper": paper, "table": spec.table,
             "dataset": frame["dataset"] if "dataset" in frame else spec.dataset,
             "method": frame["method"] if method is None else method,
-            "metric": metric, "published": frame[column].astype(float), "row": frame.index, "col": j,
+            "metric": metric, **{k: frame[k] for k in spec.keys}, "published": frame[column].astype(float),
+            "row": frame.index, "col": j,
         }) for j, (column, (metric, method)) in enumerate(spec.columns.items())]
         block = pd.concat(parts).sort_values(["row", "col"], kind="stable")  # the paper's row order
-        blocks.append(block.drop(columns=["row", "col"]).drop_duplicates(KEYS))  # statistics repeat per method
-    return pd.concat(blocks, ignore_index=True)
+        block = _with_keys(block.drop(columns=["row", "col"]), extra)
+        blocks.append(block.drop_duplicates([*KEYS, *extra]))  # statistics repeat per method
+    return pd.concat(blocks, ignore_index=True)[[*KEYS, *extra, "published"]]
 
 
 def _removed(summary: dict) -> int:
@@ -152,8 +176,9 @@ def _summary_evidence(summary: dict) -> str:
 
 
 def reproduced_numbers(paper: str, results: ReportResults) -> pd.DataFrame:
-    """One report folder's numbers in the published tables' terms (table, dataset, method, metric)."""
+    """One report folder's numbers in the published tables' terms (table, dataset, method, metric, ``extra_keys``)."""
     spec = registry()[paper]
+    keys = [*KEYS, *extra_keys()]
     readers = spec.readers
     unknown = set(results.tables) - set(readers)
     if unknown:
@@ -163,13 +188,12 @@ def reproduced_numbers(paper: str, results: ReportResults) -> pd.DataFrame:
              for k, t in results.tables.items()]
     parts = [p for p in [*parts, _stats(results.summaries, stat_tables)] if not p.empty]
     if not parts:  # the folder's experiments built none of the paper's tables (only some of them ran)
-        return pd.DataFrame(columns=[*KEYS, "reproduced", "status", "evidence"])
-    out = pd.concat(parts, ignore_index=True).assign(paper=paper)
+        return pd.DataFrame(columns=[*keys, "reproduced", "status", "evidence"])
+    out = _with_keys(pd.concat(parts, ignore_index=True).assign(paper=paper), keys[len(KEYS):])
     out = out[out["method"] != REFERENCE]  # the chance reference is drawn in figures, never scored
-    twice = out[out.duplicated(KEYS, keep=False)]
+    twice = out[out.duplicated(keys, keep=False)]
     if not twice.empty:
-        keys = twice[KEYS].drop_duplicates().values.tolist()
-        raise ValueError(f"results/{results.report}: several values for {keys}.")
+        raise ValueError(f"results/{results.report}: several values for {twice[keys].drop_duplicates().values.tolist()}.")
     return out
 
 
@@ -177,10 +201,11 @@ CHANCE = ["G", *COLUMNS]  # Random under the same selection (ufskit.chance), if 
 
 
 def _with_chance(rows: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
-    """A reader's rows with the table's chance columns (best of G), matched on dataset, method and metric."""
+    """A reader's rows with the table's chance columns (best of G), matched on dataset, method, metric and the
+    extra keys both have."""
     if not set(CHANCE) <= set(table.columns):
         return rows
-    keys = ["dataset", "method", "metric"]
+    keys = ["dataset", "method", "metric", *(k for k in extra_keys() if k in rows and k in table)]
     return rows.merge(table[keys + CHANCE].drop_duplicates(keys), on=keys, how="left")
 
 
@@ -228,7 +253,7 @@ def within_tolerance(published: float, reproduced: float, tol: dict) -> bool:
 
 
 def _compare(group: pd.DataFrame, reproduced: pd.DataFrame, excluded: dict) -> pd.DataFrame:
-    merged = group.merge(reproduced, on=KEYS, how="left")
+    merged = group.merge(reproduced, on=[*KEYS, *extra_keys()], how="left")
     absent = merged["status"].isna()
     merged.loc[absent, "status"] = merged.loc[absent, "dataset"].map(
         lambda d: f"not obtained: {excluded[d]}" if d in excluded else "not in this run")
@@ -254,7 +279,7 @@ def closest_readings(rows: pd.DataFrame, order=()) -> pd.Series:
     scored = rows.assign(_gap=(rows["reproduced"] - rows["published"]).abs(),
                          _rank=rows["reading"].map(lambda r: rank.get(r, len(rank))))
     scored.loc[rows["status"] != "ok", "_gap"] = np.nan
-    keys = ["paper", "base", *KEYS[1:]]
+    keys = ["paper", "base", *KEYS[1:], *(k for k in extra_keys() if k in rows)]
     best = (scored.dropna(subset=["_gap"]).sort_values(["_gap", "_rank"], kind="stable")
             .drop_duplicates(keys).set_index(keys)["reading"])
     return pd.Series([best.get(tuple(k), "") for k in rows[keys].itertuples(index=False)], index=rows.index)
@@ -338,7 +363,7 @@ def number_rows(published: dict[str, pd.DataFrame], runs: dict[str, list[ReportR
     rows["closest_reading"] = closest_readings(rows, reading_order)
     rows["group"] = [group_of(r, groups) if r.outcome == "outside tolerance" else ""
                      for r in rows.itertuples(index=False)]
-    return rows[["paper", "report", "reading", "base", "table", "dataset", "method", "metric", "published",
+    return rows[["paper", "report", "reading", "base", "table", "dataset", "method", "metric", *extra_keys(), "published",
                  "reproduced", "difference", "tolerance", "within_tolerance", "outcome", "closest_reading", "group",
                  "evidence", *CHANCE, "reproduced_beats_chance", "published_beats_chance"]]
 
@@ -427,7 +452,7 @@ def scorecard(published: dict[str, pd.DataFrame], reference: pd.DataFrame, runs:
     claims = claim_rows(reference, runs, excluded=excluded, published=published_numbers(published))
     out = pd.concat([numbers.assign(kind="number"), claims.assign(kind="claim")], ignore_index=True)
     columns = ["kind", "protocol", "paper", "report", "reading", "base", "table", "dataset", "method", "metric",
-               "published", "reproduced", "difference", "tolerance", "within_tolerance", "outcome", "closest_reading",
+               *extra_keys(), "published", "reproduced", "difference", "tolerance", "within_tolerance", "outcome", "closest_reading",
                "group", "claim_id", "claim", "numbers", "evidence", *CHANCE, "reproduced_beats_chance",
                "published_beats_chance"]
     return mark_protocol(out, protocol)[columns]
@@ -461,7 +486,7 @@ def _best_outcomes(nums: pd.DataFrame) -> pd.Series:
     """Each published number's outcome under its closest reading (its main row when none is closer)."""
     best = nums[(nums["reading"] == nums["closest_reading"]) | (nums["closest_reading"] == "")
                 & (nums["reading"] == MAIN)]
-    return best.drop_duplicates(["paper", "base", *KEYS[1:]])["outcome"]
+    return best.drop_duplicates(["paper", "base", *KEYS[1:], *(k for k in extra_keys() if k in nums)])["outcome"]
 
 
 def _overview(card: pd.DataFrame) -> list[str]:
@@ -508,16 +533,20 @@ def _groups_section(card: pd.DataFrame, groups: pd.DataFrame | None) -> list[str
 
 
 def _numbers_table(group: pd.DataFrame) -> list[str]:
-    """One published table of one base report: a value column per reading, the closest named."""
+    """One published table of one base report: a value column per reading, the closest named; the table's extra
+    keys (a feature count ...) after the metric."""
     readings = [r for r in dict.fromkeys(group["reading"]) if r != MAIN]
-    main = group[group["reading"] == MAIN].set_index(KEYS[1:])
-    others = {r: group[group["reading"] == r].set_index(KEYS[1:])["reproduced"] for r in readings}
-    header = ["dataset", "method", "metric", "published", "reproduced", "difference", "tolerance", "outcome", "group"]
+    extra = [k for k in extra_keys() if k in group and (group[k].fillna("") != "").any()]
+    index = [*KEYS[1:], *extra]
+    main = group[group["reading"] == MAIN].set_index(index)
+    others = {r: group[group["reading"] == r].set_index(index)["reproduced"] for r in readings}
+    header = ["dataset", "method", "metric", *extra, "published", "reproduced", "difference", "tolerance", "outcome",
+              "group"]
     if readings:
         header += [*readings, "closest"]
     rows = []
     for key, r in main.iterrows():
-        cells = [key[1], key[2] or "–", key[3], _num(r.published), _num(r.reproduced), _diff(r.difference),
+        cells = [key[1], key[2] or "–", key[3], *key[4:], _num(r.published), _num(r.reproduced), _diff(r.difference),
                  r.tolerance, r.outcome, _cell(r.group)]
         if readings:
             cells += [_num(others[x].get(key)) for x in readings] + [r.closest_reading]

@@ -1,9 +1,11 @@
 """The config files as read at start-up (called from workflow/rules/common.smk, before the schema).
 
 * every config file, re-read strictly (duplicate keys; Snakemake's own loader keeps the last);
+* ``paper_folders`` resolved first (the papers are registered from them, then their protocol files merged:
+  ``ufskit.protocols``);
 * ``n_features`` values, with the accepted forms in the message;
 * the ``extra_methods`` of an overlay, merged into the experiments they name (marked ``extra: true``);
-* paths of an overlay (local datasets' ``path``, ``python_path``), resolved against the folder of
+* paths of an overlay (local datasets' ``path``, ``python_path``, ``paper_folders``), resolved against the folder of
   the config file that names them.
 
 The cross-references of the config are checked after the schema, in ``ufskit.config_check``.
@@ -25,13 +27,17 @@ def config_files_in_merge_order(all_files, cli_files) -> list[Path]:
     return directive + cli
 
 
-def check_config_files(files, config: dict) -> list[tuple[Path, dict]]:
-    """Re-read every config file strictly, check the merged ``n_features`` values and merge the ``extra_methods``
-    into their experiments (before the schema validates them); return (file, content)."""
-    parsed = [(Path(f), load_yaml(f) or {}) for f in files]
+def read_config_files(files) -> list[tuple[Path, dict]]:
+    """Re-read every config file strictly (a duplicate key is an error naming the file and the line); return
+    (file, content) in merge order."""
+    return [(Path(f), load_yaml(f) or {}) for f in files]
+
+
+def prepare_experiments(config: dict) -> None:
+    """Before the schema: check the merged ``n_features`` values (with the accepted forms in the message) and merge
+    the ``extra_methods`` into their experiments."""
     check_n_features(config.get("experiments"))
     merge_extra_methods(config)
-    return parsed
 
 
 def _last_file_setting(parsed, *keys):
@@ -46,23 +52,30 @@ def _last_file_setting(parsed, *keys):
     return folder
 
 
+def _absolute(value, folder, cwd) -> str:
+    path = Path(os.path.expanduser(str(value)))
+    return str(path if path.is_absolute() else (Path(folder or cwd) / path).resolve())
+
+
+def resolve_paper_folders(config: dict, parsed, cwd) -> None:
+    """Make ``paper_folders`` absolute, relative to the config file naming them (in place; a value set only on the
+    command line is relative to the working directory ``cwd``). Done first: the papers are registered from them."""
+    if config.get("paper_folders"):
+        folder = _last_file_setting(parsed, "paper_folders")
+        config["paper_folders"] = [_absolute(p, folder, cwd) for p in config["paper_folders"]]
+
+
 def resolve_overlay_paths(config: dict, parsed, cwd) -> None:
-    """Make local dataset paths, ``python_path`` and ``paper_folders`` absolute, relative to the config file naming
-    them (in place).
+    """Make local dataset paths and ``python_path`` absolute, relative to the config file naming them (in place).
 
     A value set only on the command line (``--config``) is relative to the working directory ``cwd``.
     """
-    def absolute(value, folder):
-        path = Path(os.path.expanduser(str(value)))
-        return str(path if path.is_absolute() else (Path(folder or cwd) / path).resolve())
-
     for name, entry in (config.get("datasets") or {}).items():
         if isinstance(entry, dict) and "path" in entry:
-            entry["path"] = absolute(entry["path"], _last_file_setting(parsed, "datasets", name, "path"))
-    for key in ("python_path", "paper_folders"):
-        if config.get(key):
-            folder = _last_file_setting(parsed, key)
-            config[key] = [absolute(p, folder) for p in config[key]]
+            entry["path"] = _absolute(entry["path"], _last_file_setting(parsed, "datasets", name, "path"), cwd)
+    if config.get("python_path"):
+        folder = _last_file_setting(parsed, "python_path")
+        config["python_path"] = [_absolute(p, folder, cwd) for p in config["python_path"]]
 
 
 def use_python_path(paths) -> None:

@@ -13,26 +13,37 @@ from snakemake.utils import validate
 
 from ufskit import config_check
 from ufskit import experiments as ex
+from ufskit import papers as PAPERS
 from ufskit import preflight
+from ufskit import protocols as PROTOCOLS
 from ufskit import readings as READINGS
 from ufskit import run_end
 from ufskit import startup
 from ufskit.metrics.registry import fill_metric_defaults
 from ufskit.registry import dataset_entry, is_local, registry_from_config, source_files
-from ufskit.papers import scored as scored_papers
 from ufskit.seeds import derive_seed
 
-# Every config file again, strictly (a duplicate key is an error naming it, the file and the line),
-# and n_features with the expected forms, before the schema (whose oneOf message gives no reason).
-_CONFIG_FILES = startup.check_config_files(
-    startup.config_files_in_merge_order(workflow.configfiles, workflow.config_settings.configfiles), config
+# Every config file again, strictly (a duplicate key is an error naming it, the file and the line).
+_CONFIG_FILES = startup.read_config_files(
+    startup.config_files_in_merge_order(workflow.configfiles, workflow.config_settings.configfiles)
 )
+# the paper folders outside the package (config `paper_folders`): registered after the built-in ones, importable
+# here and in the jobs; then each registered paper's settings of the run's protocol (its folder's
+# protocols/<protocol>.yaml), merged just after the config file setting `protocol`
+startup.resolve_paper_folders(config, _CONFIG_FILES, os.getcwd())
+startup.use_python_path(config.get("paper_folders"))
+PAPERS.register_folders(config.get("paper_folders"))
+PROTOCOLS.add_paper_protocols(
+    config, [content for _, content in _CONFIG_FILES] + [dict(workflow.config_settings.config)], PAPERS.registry()
+)
+# n_features with the expected forms, before the schema (whose oneOf message gives no reason)
+startup.prepare_experiments(config)
 validate(config, schema="../schemas/config.schema.yaml")
 preflight.check_run_names(config)  # before anything looks an experiment of `run` up
 fill_metric_defaults(config["experiments"])  # the metrics' options: checked by their registry, defaults written
 # the alternative readings (config `readings`, `run_readings`): derived experiments under readings/<name>/,
 # validated like the main ones; report folder readings/<name>/<report> -> its reading, base report, experiments
-READING_FOLDERS = READINGS.derive(config, scored_papers())
+READING_FOLDERS = READINGS.derive(config, PAPERS.scored())
 config_check.check_experiment_schema(
     config["experiments"],
     sorted({n for f in READING_FOLDERS.values() for n in f["experiments"] if n.startswith(f"{READINGS.PREFIX}/")}),
@@ -151,6 +162,21 @@ def prepared_data(wildcards):
 
 
 # ---- selector runs ----------------------------------------------------------------------
+
+
+def experiment_value(*keys):
+    """Input or params function: the value at `keys` of the job's experiment, config["experiments"][experiment][k1]...
+
+    Snakemake's lookup(dpath=...) reads the same, but a reading's experiment is named readings/<name>/<experiment>,
+    and dpath would split that name at its slashes."""
+
+    def value(wildcards):
+        node = config["experiments"][wildcards.experiment]
+        for key in keys:
+            node = node[key]
+        return node
+
+    return value
 
 
 def selector_spec(wildcards):
@@ -325,7 +351,7 @@ def role_experiment(report, paper, role):
 def writes_scorecard():
     """True when `run` holds an experiment of a paper with scorecard rows: only such runs (re)write the scorecard,
     so a run of other experiments (e.g. your own data) leaves results/scorecard.* as they are."""
-    return any(config["experiments"][n]["paper"] in scored_papers() for n in config["run"])
+    return any(config["experiments"][n]["paper"] in PAPERS.scored() for n in config["run"])
 
 
 def final_outputs():

@@ -42,7 +42,7 @@ rule prepare_dataset:
     log:
         "logs/prepare/{chain}/{dataset}.log",
     benchmark:
-        "benchmarks/prepare/{chain}/{dataset}.tsv"
+        "logs/times/prepare/{chain}/{dataset}.tsv"
     conda:
         ENV
     resources:

@@ -9,14 +9,14 @@ rule full_diagram:
     log:
         "logs/full_diagram/{experiment}/{dataset}.log",
     benchmark:
-        "benchmarks/full_diagram/{experiment}/{dataset}.tsv"
+        "logs/times/full_diagram/{experiment}/{dataset}.tsv"
     conda:
         ENV
     threads: 1
     resources:
         mem_mb=4000,
     params:
-        options=lambda w: config["experiments"][w.experiment]["metrics"]["persistence"],
+        options=experiment_value("metrics", "persistence"),
     script:
         "../../scripts/full_diagram.py"
 
@@ -29,7 +29,7 @@ rule evaluate_selection:
     log:
         "logs/evaluate/{experiment}/{dataset}/{method}/{params}/rep{rep}.log",
     benchmark:
-        "benchmarks/evaluate/{experiment}/{dataset}/{method}/{params}/rep{rep}.tsv"
+        "logs/times/evaluate/{experiment}/{dataset}/{method}/{params}/rep{rep}.tsv"
     conda:
         ENV
     threads: 1
@@ -37,7 +37,7 @@ rule evaluate_selection:
         mem_mb=4000,
         runtime=120,
     params:
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
         metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
         seed=evaluation_seed,
     script:
@@ -52,7 +52,7 @@ rule run_batched_method:
     log:
         "logs/batched/{experiment}/{dataset}/{method}/{shard}.log",
     benchmark:
-        "benchmarks/batched/{experiment}/{dataset}/{method}/{shard}.tsv"
+        "logs/times/batched/{experiment}/{dataset}/{method}/{shard}.tsv"
     conda:
         ENV
     threads: 1
@@ -61,7 +61,7 @@ rule run_batched_method:
         runtime=120,
     params:
         runs=batch_runs,
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
         metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
     script:
         "../../scripts/select_evaluate_batch.py"

@@ -1,15 +1,11 @@
-# The paper registry (the paper folders of ufskit/papers and of config `paper_folders`), the helpers of the
-# papers' rules (used in their output sections, so included before them) and the input functions of the
+# The registered papers' rules files (the paper folders of ufskit/papers and of config `paper_folders`, registered
+# in common.smk), the helpers of the papers' rules (used in their output sections, so included before them) and the input functions of the
 # scorecard (workflow/rules/report.smk).
 
 from ufskit import captions as CAPTIONS
-from ufskit import papers as PAPERS
 from ufskit import scorecard as SCORECARD
 from ufskit.papers import benchmark as BENCHMARK
 
-# the paper folders outside the package: registered after the built-in ones, importable here and in the jobs
-startup.use_python_path(config["paper_folders"])
-PAPERS.register_folders(config["paper_folders"])
 PAPER_RULES = [str(spec.rules) for spec in PAPERS.registry().values()]  # each paper's rules.smk: the Snakefile's
 PAPERS.check_experiments(config["experiments"])  # each experiment's paper registered, its role one of the paper's
 # short names ("IVFS", not the citation): the report's navigation bar widens to its longest category over the page

@@ -9,7 +9,7 @@ rule select_features:
     log:
         "logs/select/{experiment}/{dataset}/{method}/{params}/rep{rep}.log",
     benchmark:
-        "benchmarks/select/{experiment}/{dataset}/{method}/{params}/rep{rep}.tsv"
+        "logs/times/select/{experiment}/{dataset}/{method}/{params}/rep{rep}.tsv"
     conda:
         ENV
     threads: 1
@@ -19,6 +19,6 @@ rule select_features:
     params:
         spec=selector_spec,
         seed=run_seed,
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
     script:
         "../../scripts/select.py"

@@ -10,6 +10,8 @@ A paper is a folder named as the paper and importable as a package (``ufskit/pap
     scripts/        the ``script:`` files of those rules
     published/      its published numbers (one CSV per block) and its claims list
     captions/       the report captions of its tables and figures (``<caption>.rst``)
+    protocols/      its experiments of the quick and smoke protocols (``quick.yaml``, ``smoke.yaml``: ``run``
+                    and ``experiments``), merged into the run's config by ``ufskit.protocols``
 
 The built-in papers are the folders of this package, found by scanning it (``PAPERS_HOME``); a paper
 outside the package is a folder under one of the config's ``paper_folders``, registered after them by
@@ -39,13 +41,16 @@ class Published:
 
     ``columns``: the file's column -> (metric, method); method None = the file's own ``method``
     column, "" = no method (dataset statistics). A file without a ``dataset`` column gives its
-    numbers for ``dataset``.
+    numbers for ``dataset``. ``keys``: more columns of the file that tell its numbers apart (a
+    feature count, a setting ...); the scorecard joins on them too, so the reader of the block's
+    output returns them beside ``READER_COLUMNS``.
     """
 
     file: str
     table: str
     columns: Mapping[str, tuple[str, str | None]]
     dataset: str | None = None
+    keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -194,12 +199,13 @@ def check_experiments(experiments: Mapping[str, Mapping]) -> None:
 # ---------------------------------------------------------------- helpers of the papers' readers
 
 
-def reader_rows(frame: pd.DataFrame, table: str, **fixed) -> pd.DataFrame:
-    """A reproduced table in ``READER_COLUMNS``: ``fixed`` columns set, status "ok" where there is a value."""
+def reader_rows(frame: pd.DataFrame, table: str, keys: tuple[str, ...] = (), **fixed) -> pd.DataFrame:
+    """A reproduced table in ``READER_COLUMNS`` and the block's extra ``keys`` (``Published.keys``): ``fixed``
+    columns set, status "ok" where there is a value."""
     out = frame.assign(table=table, **fixed)
     if "status" not in out:
         out["status"] = np.where(out["reproduced"].notna(), "ok", "no value")
-    return out[READER_COLUMNS]
+    return out[[*READER_COLUMNS, *keys]]
 
 
 def melt_columns(frame: pd.DataFrame, id_var: str, columns: Mapping[str, str], var_name: str) -> pd.DataFrame:

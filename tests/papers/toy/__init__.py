@@ -1,10 +1,11 @@
 """A toy paper, the worked example of docs/extending.md: a whole paper in one folder, outside the package.
 
 It claims that the Laplacian Score beats Variance in K-means accuracy on wine (Table 1, two
-published numbers, one claim). Its rules (``rules.smk``) build ``results/<report>/table1.csv``,
-``table1.html`` (in the report), ``claims.csv`` and ``claims.md`` from its ``table1`` experiment's
-summary; the scorecard compares them with ``published/``. Its folder's parent is named by config
-``paper_folders`` (``smoke.yaml``).
+published numbers, one claim) and publishes LS's accuracy at two feature counts (Fig. 1: numbers keyed
+by a count, ``Published.keys``). Its rules (``rules.smk``) build ``results/<report>/table1.csv``,
+``table1.html`` (in the report), ``curve.csv``, ``claims.csv`` and ``claims.md`` from its ``table1``
+experiment's summary; the scorecard compares them with ``published/``. Its folder's parent is named by config
+``paper_folders``; its smoke experiment is ``protocols/smoke.yaml`` (merged when ``protocol: smoke``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,13 @@ def table1(summary: pd.DataFrame) -> pd.DataFrame:
     """Per dataset and method: the best K-means accuracy (%) over the settings and counts of the run."""
     best = best_over_settings(summary[summary["metric"] == METRIC])
     return best.assign(**{METRIC: 100 * best["value"]})[["dataset", "method", METRIC]]
+
+
+def curve(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset, method and feature count: the K-means accuracy (%), best over the settings (Fig. 1's points)."""
+    rows = summary[summary["metric"] == METRIC]
+    best = rows.groupby(["dataset", "method", "n_features"], as_index=False)["mean"].max()
+    return best.assign(**{METRIC: 100 * best["mean"]})[["dataset", "method", "n_features", METRIC]]
 
 
 def claims(table: pd.DataFrame) -> pd.DataFrame:
@@ -49,12 +57,17 @@ def _read_table1(table: pd.DataFrame) -> pd.DataFrame:
     return reader_rows(table.rename(columns={METRIC: "reproduced"}), "Table 1", metric=METRIC)
 
 
+def _read_curve(table: pd.DataFrame) -> pd.DataFrame:
+    return reader_rows(table.rename(columns={METRIC: "reproduced"}), "Fig. 1", keys=("n_features",), metric=METRIC)
+
+
 PAPER = PaperSpec(
     name="toy",
     title="Toy paper (tests)",
     roles=("table1",),
-    published=(Published("toy_table1.csv", "Table 1", {"kmeans_acc_pct": (METRIC, None)}),),
-    readers={"table1": _read_table1},
+    published=(Published("toy_table1.csv", "Table 1", {"kmeans_acc_pct": (METRIC, None)}),
+               Published("toy_curve.csv", "Fig. 1", {"kmeans_acc_pct": (METRIC, None)}, keys=("n_features",))),
+    readers={"table1": _read_table1, "curve": _read_curve},
     claims="claims.csv",
     tables={"table1.html": "toy_table1"},
 )

@@ -1,4 +1,5 @@
-# The toy paper's rules (its package: __init__.py): Table 1 and the claim from its experiment's summary.
+# The toy paper's rules (its package: __init__.py): Table 1, Fig. 1's points and the claim from its experiment's
+# summary.
 
 
 rule toy_table1:
@@ -8,6 +9,7 @@ rule toy_table1:
         table="results/{report}/table1.csv",
         html=paper_report("results/{report}/table1.html", "toy", "toy_table1"),
         md="results/{report}/table1.md",
+        curve="results/{report}/curve.csv",
         claims="results/{report}/claims.csv",
         claims_md="results/{report}/claims.md",
     log:
@@ -23,5 +25,5 @@ rule toy_table1:
 
 
 PAPER_TARGETS["toy"] = lambda report: [
-    f"results/{report}/{f}" for f in ("table1.csv", "table1.html", "claims.csv", "claims.md")
+    f"results/{report}/{f}" for f in ("table1.csv", "table1.html", "curve.csv", "claims.csv", "claims.md")
 ]

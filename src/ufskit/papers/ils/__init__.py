@@ -12,7 +12,7 @@ that path does not cover:
 * Table 1 beside the published statistics, the IterativeLS-1 / -2 comparison,
   the claims report and the three figures.
 
-An experiment names its study in ``protocol: {study: ...}`` (see ``STUDIES``).
+An experiment names its study by its config ``role`` (one of ``ROLES``), its settings in ``protocol``.
 Choices the paper leaves open: docs/fidelity/ils-paper.md.
 """
 
@@ -36,7 +36,7 @@ from .. import EXTRA_MARK, verdict
 from ..benchmark_stats import random_band
 from ..spec import PaperSpec, Published
 
-# study name -> the protocol keys it needs (each an int or a list of ints)
+# study (config `role` of an experiment) -> the protocol keys it needs (each an int or a list of ints)
 STUDIES = {
     "uci": {},
     "orl_clusters": {"cluster_counts": list},
@@ -45,14 +45,14 @@ STUDIES = {
 ILS, ILS2, LS, VARIANCE = "IterativeLS-1", "IterativeLS-2", "LS", "Variance"
 UCI_METHODS = (ILS, ILS2, LS, VARIANCE)
 UCI_METRIC = "cv1nn_acc"
+ROLES = tuple(STUDIES)  # config `role` of its experiments: the UCI study (Table 1, Fig. 1), Fig. 2, Fig. 3
 
 
-def check_protocol(protocol: dict) -> str:
-    """The study an experiment's ``protocol`` names, after checking its keys and values."""
+def check_protocol(study: str, protocol: dict | None) -> str:
+    """``study`` (an experiment's ``role``), after checking the keys and values of its ``protocol``."""
     protocol = dict(protocol or {})
-    study = protocol.pop("study", None)
     if study not in STUDIES:
-        raise ValueError(f"protocol.study must be one of {sorted(STUDIES)}, got {study!r}.")
+        raise ValueError(f"role must be one of {list(STUDIES)}, got {study!r}.")
     wanted = STUDIES[study]
     if set(protocol) != set(wanted):
         raise ValueError(f"study {study!r} takes protocol keys {sorted(wanted)}, got {sorted(protocol)}.")
@@ -510,6 +510,7 @@ def _n_drop(slug: str) -> int:
 PAPER = PaperSpec(
     name="ils",
     title="Iterative Laplacian Score (Zhu, Miao & Zhang, CCPR 2012)",
+    roles=ROLES,
     published=(Published("ils_table1.csv", "Table 1",
                          {"n": ("n_samples", ""), "d": ("n_features", ""), "classes": ("n_classes", "")}),),
     claims="claims.csv",

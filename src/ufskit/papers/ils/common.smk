@@ -4,18 +4,9 @@ from ufskit.papers import ils as ILS_PAPER
 from ufskit.papers import reference_labels
 
 
-def ils_study(name):
-    """The study of an ILS experiment (checked protocol), or None for an experiment of another paper."""
-    exp = config["experiments"][name]
-    return ILS_PAPER.check_protocol(exp.get("protocol")) if exp["paper"] == "ils" else None
-
-
 def ils_experiment(report, study):
-    """The one experiment of `report` running `study`, or None."""
-    names = [n for n in report_experiments(report) if ils_study(n) == study]
-    if len(names) > 1:
-        raise ValueError(f"report {report!r} has several {study!r} experiments: {names}.")
-    return names[0] if names else None
+    """The one experiment of `report` running `study` (its config `role`), or None."""
+    return role_experiment(report, "ils", study)
 
 
 def ils_figure_settings(report, figure):
@@ -112,5 +103,6 @@ def ils_targets(report):
 
 PAPER_TARGETS["ils"] = ils_targets
 
-for _name in config["experiments"]:
-    ils_study(_name)  # a bad protocol fails at start-up
+for _exp in config["experiments"].values():
+    if _exp["paper"] == "ils":
+        ILS_PAPER.check_protocol(_exp["role"], _exp.get("protocol"))  # a bad protocol fails at start-up

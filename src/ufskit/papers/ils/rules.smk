@@ -1,6 +1,6 @@
 # Iterative Laplacian Score paper (Zhu, Miao & Zhang 2012): Table 1, Figs. 1-3, the two variants, the claims.
-# Experiments name their study in `protocol: {study: uci | orl_clusters | orl_train_size, ...}`
-# (ufskit.papers.ils.STUDIES); their tables and figures go to results/<report_dir>/.
+# Experiments name their study by their config `role` (uci | orl_clusters | orl_train_size: ufskit.papers.ils.STUDIES,
+# found with role_experiment), its settings in `protocol`; their tables and figures go to results/<report_dir>/.
 
 
 include: "common.smk"
@@ -23,16 +23,16 @@ rule ils_cluster_study:
     log:
         "logs/ils/{experiment}/clusters_c{n_clusters}.log",
     benchmark:
-        "benchmarks/ils/{experiment}/clusters_c{n_clusters}.tsv"
+        "logs/times/ils/{experiment}/clusters_c{n_clusters}.tsv"
     conda:
         ENV
     threads: 1
     resources:
         mem_mb=2000,
     params:
-        methods=lambda w: config["experiments"][w.experiment]["methods"],
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
-        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
+        methods=experiment_value("methods"),
+        n_features=experiment_value("n_features"),
+        kmeans=experiment_value("metrics", "kmeans"),
         seed=lambda w: experiment_seed(w.experiment, "clusters", int(w.n_clusters)),
     script:
         "scripts/ils_cluster_study.py"
@@ -46,16 +46,16 @@ rule ils_train_size_study:
     log:
         "logs/ils/{experiment}/train_t{n_train}.log",
     benchmark:
-        "benchmarks/ils/{experiment}/train_t{n_train}.tsv"
+        "logs/times/ils/{experiment}/train_t{n_train}.tsv"
     conda:
         ENV
     threads: 1
     resources:
         mem_mb=2000,
     params:
-        methods=lambda w: config["experiments"][w.experiment]["methods"],
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
-        n_splits=lambda w: config["experiments"][w.experiment]["protocol"]["n_splits"],
+        methods=experiment_value("methods"),
+        n_features=experiment_value("n_features"),
+        n_splits=experiment_value("protocol", "n_splits"),
         seed=lambda w: experiment_seed(w.experiment, "train_size", int(w.n_train)),
     script:
         "scripts/ils_train_size_study.py"

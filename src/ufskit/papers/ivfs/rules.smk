@@ -17,7 +17,7 @@ rule ivfs_stability:
     log:
         "logs/ivfs/stability/{experiment}/{dataset}.log",
     benchmark:
-        "benchmarks/ivfs/stability/{experiment}/{dataset}.tsv"
+        "logs/times/ivfs/stability/{experiment}/{dataset}.tsv"
     wildcard_constraints:
         experiment=IVFS_EXPERIMENT,
     conda:
@@ -44,7 +44,7 @@ rule ivfs_chance_shard:
     log:
         "logs/ivfs/chance/{experiment}/{dataset}/shard{part}.log",
     benchmark:
-        "benchmarks/ivfs/chance/{experiment}/{dataset}/shard{part}.tsv"
+        "logs/times/ivfs/chance/{experiment}/{dataset}/shard{part}.tsv"
     wildcard_constraints:
         experiment=IVFS_EXPERIMENT,
         part=r"\d+",
@@ -55,7 +55,7 @@ rule ivfs_chance_shard:
         mem_mb=4000,
     params:
         chance=ivfs_chance_params,
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
     script:
         "scripts/ivfs_chance.py"
 
@@ -207,7 +207,7 @@ rule ivfs_seed_correlation:
     log:
         "logs/ivfs/{report}/seed_correlation.log",
     benchmark:
-        "benchmarks/ivfs/seed_correlation/{report}.tsv"
+        "logs/times/ivfs/seed_correlation/{report}.tsv"
     wildcard_constraints:
         report=IVFS_REPORT,
     conda:

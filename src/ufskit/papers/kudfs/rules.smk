@@ -22,7 +22,7 @@ rule kudfs_kernel_pca:
     log:
         "logs/kudfs/{experiment}/{dataset}/kernel_pca.log",
     benchmark:
-        "benchmarks/kudfs/{experiment}/{dataset}/kernel_pca.tsv"
+        "logs/times/kudfs/{experiment}/{dataset}/kernel_pca.tsv"
     conda:
         ENV
     threads: 1
@@ -30,8 +30,8 @@ rule kudfs_kernel_pca:
         mem_mb=4000,
     params:
         sigma=lambda w: kudfs_kernel_sigma(w.experiment),
-        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        kmeans=experiment_value("metrics", "kmeans"),
+        n_features=experiment_value("n_features"),
         seed=lambda w: experiment_seed(w.experiment, w.dataset, "KernelPCA"),
     script:
         "scripts/kudfs_competitor.py"
@@ -45,7 +45,7 @@ rule kudfs_kernel_kmeans:
     log:
         "logs/kudfs/{experiment}/{dataset}/kernel_kmeans.log",
     benchmark:
-        "benchmarks/kudfs/{experiment}/{dataset}/kernel_kmeans.tsv"
+        "logs/times/kudfs/{experiment}/{dataset}/kernel_kmeans.tsv"
     conda:
         ENV
     threads: 1
@@ -53,7 +53,7 @@ rule kudfs_kernel_kmeans:
         mem_mb=4000,
     params:
         sigma=lambda w: kudfs_kernel_sigma(w.experiment),
-        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
+        kmeans=experiment_value("metrics", "kmeans"),
         seed=lambda w: experiment_seed(w.experiment, w.dataset, "KernelKMeans"),
     script:
         "scripts/kudfs_competitor.py"
@@ -68,7 +68,7 @@ rule kudfs_distance_ratio:
     log:
         "logs/kudfs/{experiment}/distance_ratio/{dataset}/{method}/{params}/rep{rep}.log",
     benchmark:
-        "benchmarks/kudfs/{experiment}/distance_ratio/{dataset}/{method}/{params}/rep{rep}.tsv"
+        "logs/times/kudfs/{experiment}/distance_ratio/{dataset}/{method}/{params}/rep{rep}.tsv"
     conda:
         ENV
     threads: 1
@@ -87,7 +87,7 @@ rule kudfs_chance_shard:
     log:
         "logs/kudfs/chance/{experiment}/{dataset}/shard{part}.log",
     benchmark:
-        "benchmarks/kudfs/chance/{experiment}/{dataset}/shard{part}.tsv"
+        "logs/times/kudfs/chance/{experiment}/{dataset}/shard{part}.tsv"
     wildcard_constraints:
         experiment=KUDFS_CHANCE_EXPERIMENT,
         part=r"\d+",

@@ -38,6 +38,9 @@ TIMING_ORDER = ("SPEC", "LS", "MCFS", "NRFS", "NRFS-2", "NDFS")  # Fig. 7's bar 
 VARIANTS = ("all", "normal")
 SYNTHETIC = "nrfs_synthetic"  # Table I's data: the generator calibrated to the baselines (issue 22)
 SYNTHETIC_FIGURE = "nrfs_synthetic_fig"  # the same generator with Fig. 1's axes read at face value
+# config `role` of its experiments: the synthetic data (Table I, Fig. 1 and 4, the sensitivity sweep; one per report)
+# and the real datasets (Fig. 5-7, Table II; any number per report)
+ROLE_SYNTHETIC, ROLE_REAL = ROLES = ("synthetic", "real")
 
 
 # ---- clustering ---------------------------------------------------------------------------
@@ -589,6 +592,7 @@ def _read_table1(table: pd.DataFrame) -> pd.DataFrame:
 PAPER = PaperSpec(
     name="nrfs",
     title="NRFS (Huang, Yoo, Yu & Qin, ICDM 2014)",
+    roles=ROLES,
     published=(
         Published("nrfs_table1.csv", "Table I", {"nmi_all_instances": ("nmi_all", None),
                                                  "nmi_normal_instances": ("nmi_normal", None)},

@@ -2,36 +2,33 @@
 
 
 from ufskit.papers import extra_labels
-from ufskit.papers.nrfs import REFERENCES
+from ufskit.papers.nrfs import REFERENCES, ROLE_REAL, ROLE_SYNTHETIC, SYNTHETIC
 from ufskit.papers.nrfs.calibration import check_sensitivity
 
 # ---- input functions -----------------------------------------------
 
-NRFS_SYNTHETIC = "nrfs_synthetic"
+NRFS_SYNTHETIC = SYNTHETIC  # the dataset of Table I (the generator's base options)
 # the report folders of NRFS experiments: the {folder} rules below match only these (never another
 # paper's results/<report>/fig1.png)
 NRFS_FOLDERS = exactly(paper_reports("nrfs"))
-# the NRFS experiments on the synthetic data, readings' included: rule nrfs_synthetic_batch matches only these
+# the NRFS experiments of role `synthetic`, readings' included: rule nrfs_synthetic_batch matches only these
 NRFS_SYNTHETIC_EXPERIMENTS = exactly(
-    n for n, e in config["experiments"].items() if e["paper"] == "nrfs" and NRFS_SYNTHETIC in e["datasets"]
+    n for n, e in config["experiments"].items() if e["paper"] == "nrfs" and e["role"] == ROLE_SYNTHETIC
 )
 
 
-def nrfs_experiments(folder):
-    return [e for e in report_experiments(folder) if config["experiments"][e]["paper"] == "nrfs"]
-
-
 def nrfs_synthetic_experiment(folder):
-    """The report's experiment on the synthetic data (Table I, Fig. 1 and 4), or None."""
-    names = [e for e in nrfs_experiments(folder) if NRFS_SYNTHETIC in experiment_datasets(e)]
-    if len(names) > 1:
-        raise ValueError(f"report folder {folder!r}: several experiments on {NRFS_SYNTHETIC}: {names}.")
-    return names[0] if names else None
+    """The report's experiment of role `synthetic` (Table I, Fig. 1 and 4), or None."""
+    return role_experiment(folder, "nrfs", ROLE_SYNTHETIC)
 
 
 def nrfs_real_experiments(folder):
-    """The report's experiments on the paper's real datasets (Fig. 5-7, Table II)."""
-    return [e for e in nrfs_experiments(folder) if NRFS_SYNTHETIC not in experiment_datasets(e)]
+    """The report's experiments of role `real`, on the paper's real datasets (Fig. 5-7, Table II)."""
+    return [
+        e
+        for e in report_experiments(folder)
+        if config["experiments"][e]["paper"] == "nrfs" and config["experiments"][e]["role"] == ROLE_REAL
+    ]
 
 
 def nrfs_total_runs(experiment):
@@ -58,7 +55,7 @@ def nrfs_table1_methods(experiment):
 def nrfs_synthetic_batch_plan(wildcards):
     """Every method of a synthetic experiment runs batched, one job per dataset, which keeps the selections for
     Table I (rule nrfs_synthetic_batch); the other NRFS experiments run as configured."""
-    if NRFS_SYNTHETIC in experiment_datasets(wildcards.experiment):
+    if config["experiments"][wildcards.experiment]["role"] == ROLE_SYNTHETIC:
         return {WHOLE_METHOD: method_runs(wildcards)}
     return configured_batch_plan(wildcards)
 

@@ -1,6 +1,7 @@
 # NRFS paper (Huang et al., ICDM 2014): Table I on the synthetic data, Table II, Fig. 1 and 4-7, claims.
-# Its experiments carry `paper: nrfs`; the one on `nrfs_synthetic` feeds Table I and Fig. 1/4, the
-# others (microarray and text) feed Fig. 5-7 through their metrics.parquet.
+# Its experiments carry `paper: nrfs` and a `role` (role_experiment): the one of role `synthetic` (on
+# `nrfs_synthetic`) feeds Table I, Fig. 1/4 and the sensitivity sweep, those of role `real` (microarray and text)
+# feed Fig. 5-7 and Table II through their metrics.parquet.
 
 
 include: "common.smk"
@@ -23,7 +24,7 @@ rule nrfs_synthetic_batch:
     log:
         "logs/batched/{experiment}/{dataset}/{method}/{shard}.log",
     benchmark:
-        "benchmarks/batched/{experiment}/{dataset}/{method}/{shard}.tsv"
+        "logs/times/batched/{experiment}/{dataset}/{method}/{shard}.tsv"
     wildcard_constraints:
         experiment=NRFS_SYNTHETIC_EXPERIMENTS,
     conda:
@@ -34,7 +35,7 @@ rule nrfs_synthetic_batch:
         runtime=120,
     params:
         runs=batch_runs,
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
         metrics=lambda w: ex.method_metrics(config["experiments"][w.experiment], w.method),
     script:
         shared_script("select_evaluate_batch.py")
@@ -49,16 +50,16 @@ rule nrfs_table1_runs:
     log:
         "logs/nrfs_table1_runs/{experiment}/{dataset}/{method}.log",
     benchmark:
-        "benchmarks/nrfs_table1_runs/{experiment}/{dataset}/{method}.tsv"
+        "logs/times/nrfs_table1_runs/{experiment}/{dataset}/{method}.tsv"
     conda:
         ENV
     threads: 1
     params:
         selections=nrfs_table1_selections,
         spec=nrfs_table1_spec,
-        n_features=lambda w: config["experiments"][w.experiment]["n_features"],
+        n_features=experiment_value("n_features"),
         total_runs=lambda w: nrfs_total_runs(w.experiment),
-        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
+        kmeans=experiment_value("metrics", "kmeans"),
         seed=lambda w: experiment_seed(w.experiment, w.dataset, w.method, "table1"),
     script:
         "scripts/nrfs_table1_runs.py"
@@ -132,7 +133,7 @@ rule nrfs_sampling:
     log:
         "logs/nrfs_sampling/{folder}.log",
     benchmark:
-        "benchmarks/nrfs_sampling/{folder}.tsv"
+        "logs/times/nrfs_sampling/{folder}.tsv"
     wildcard_constraints:
         folder=NRFS_FOLDERS,
     conda:
@@ -169,7 +170,7 @@ rule nrfs_sensitivity:
     log:
         "logs/nrfs_sensitivity/{folder}.log",
     benchmark:
-        "benchmarks/nrfs_sensitivity/{folder}.tsv"
+        "logs/times/nrfs_sensitivity/{folder}.tsv"
     wildcard_constraints:
         folder=NRFS_FOLDERS,
     conda:
@@ -212,7 +213,7 @@ rule nrfs_kmeans_all:
     log:
         "logs/nrfs_kmeans_all/{experiment}/{dataset}.log",
     benchmark:
-        "benchmarks/nrfs_kmeans_all/{experiment}/{dataset}.tsv"
+        "logs/times/nrfs_kmeans_all/{experiment}/{dataset}.tsv"
     conda:
         ENV
     threads: 1
@@ -220,7 +221,7 @@ rule nrfs_kmeans_all:
         mem_mb=4000,
     params:
         runs=lambda w: nrfs_total_runs(w.experiment),
-        kmeans=lambda w: config["experiments"][w.experiment]["metrics"]["kmeans"],
+        kmeans=experiment_value("metrics", "kmeans"),
         seed=lambda w: experiment_seed(w.experiment, w.dataset, "kmeans_all"),
     script:
         "scripts/nrfs_kmeans_all.py"
@@ -330,7 +331,7 @@ rule nrfs_diagnostics:
     log:
         "logs/nrfs_diagnostics/{folder}.log",
     benchmark:
-        "benchmarks/nrfs_diagnostics/{folder}.tsv"
+        "logs/times/nrfs_diagnostics/{folder}.tsv"
     wildcard_constraints:
         folder=NRFS_FOLDERS,
     conda:

@@ -1,4 +1,4 @@
-"""Rule toy_table1: the toy paper's Table 1 and its claim's verdict from its experiment's summary."""
+"""Rule toy_table1: the toy paper's Table 1, Fig. 1's points and its claim's verdict from its experiment's summary."""
 
 from pathlib import Path
 
@@ -9,8 +9,10 @@ from ufskit.runlog import start
 from ufskit.tables import write_markdown
 
 start(snakemake.log[0])
-table = paper.table1(pd.read_csv(snakemake.input.summary))
+summary = pd.read_csv(snakemake.input.summary)
+table = paper.table1(summary)
 table.to_csv(snakemake.output.table, index=False)
+paper.curve(summary).to_csv(snakemake.output.curve, index=False)
 write_markdown(paper.table1_markdown(table), snakemake.output.md, snakemake.output.html)
 verdicts = paper.claims(table)
 verdicts.to_csv(snakemake.output.claims, index=False)
