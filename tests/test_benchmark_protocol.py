@@ -71,9 +71,9 @@ def test_benchmark_families_cover_every_papers_selector_and_every_papers_dataset
 
 def test_the_all_selector_overlay_runs_every_registered_selector_in_every_family():
     """config/all_selectors.yaml: the benchmark's families with every selector of the library, its own report."""
-    from ufskit.reference import merged_config
+    from ufskit.protocols import load_config
 
-    config = merged_config([ROOT / "config/config.yaml", ROOT / "config/all_selectors.yaml"])
+    config = load_config(ROOT, ROOT / "config/all_selectors.yaml")
     families = {n: e for n, e in config["experiments"].items() if e["paper"] == "benchmark"}
     assert sorted(config["run"]) == sorted(families)
     for name, exp in families.items():

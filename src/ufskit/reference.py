@@ -39,18 +39,17 @@ def _cpu() -> str:
 
 
 def merged_config(configs: list[Path]) -> dict:
-    """The config files merged in order as Snakemake merges them (a later file's keys update, recursively)."""
+    """The config files merged in order as the workflow merges them (``ufskit.protocols``: a later file's keys
+    update the earlier ones, recursively; the papers' protocol files after the file setting ``protocol``)."""
     from .configio import load_yaml
+    from .papers import registry
+    from .protocols import add_paper_protocols, deep_update
 
-    def update(base: dict, extra: dict) -> dict:
-        for key, value in extra.items():
-            base[key] = update(dict(base[key]), value) if isinstance(value, dict) and isinstance(base.get(key), dict) \
-                else value
-        return base
-
+    layers = [load_yaml(path) or {} for path in configs]
     merged: dict = {}
-    for path in configs:
-        update(merged, load_yaml(path) or {})
+    for layer in layers:
+        deep_update(merged, layer)
+    add_paper_protocols(merged, layers, registry())
     return merged
 
 
