@@ -136,15 +136,15 @@ def _ivfs_block(path: str, name: str) -> tuple[dict, dict, dict]:
 def test_g_is_the_number_of_settings_table1_takes_the_best_over():
     # quick: IVFS-linf's n~ in {upto100, 0.1, 0.5} x k in {100, 300}, Table 1 keeps n~ = 0.1n (n < 1000): G = 2
     methods, protocol, reps = _ivfs_block("config/quick.yaml", "quick_ivfs")
-    assert R.table1_shapes(methods, protocol, reps, 96) == {"SPEC": (1, 1), "MCFS": (2, 1), "GLSPFS": (2, 1),
+    assert P.table1_shapes(methods, protocol, reps, 96) == {"SPEC": (1, 1), "MCFS": (2, 1), "GLSPFS": (2, 1),
                                                             "IVFS-linf": (2, 2)}
     # full: 5 d~ x 3 k at the table's n~; MCFS's 4 cluster counts; GLSPFS's 6 x 5 grid
     methods, protocol, reps = _ivfs_block("config/config.yaml", "ivfs")
-    shapes = R.table1_shapes(methods, protocol, reps, 96)
+    shapes = P.table1_shapes(methods, protocol, reps, 96)
     assert shapes == {"SPEC": (1, 1), "MCFS": (4, 1), "GLSPFS": (30, 1), "IVFS-linf": (15, 5)}
-    assert R.table1_shapes(methods, protocol, reps, 1440)["IVFS-linf"] == (15, 5)  # n~ = 100 on n >= 1000
-    assert R.chance_pool_size(methods, protocol, reps) == 150  # 2 x IVFS-linf's 15 x 5, on small and large sets
-    assert R.chance_pool_size(*_ivfs_block("config/quick.yaml", "quick_ivfs")) == C.MIN_DRAWS  # 2 x 2 x 2 < 20
+    assert P.table1_shapes(methods, protocol, reps, 1440)["IVFS-linf"] == (15, 5)  # n~ = 100 on n >= 1000
+    assert P.chance_pool_size(methods, protocol, reps) == 150  # 2 x IVFS-linf's 15 x 5, on small and large sets
+    assert P.chance_pool_size(*_ivfs_block("config/quick.yaml", "quick_ivfs")) == C.MIN_DRAWS  # 2 x 2 x 2 < 20
 
 
 METHODS = {"SPEC": {"selector": "SPEC", "params": {"style": 2}},
@@ -159,7 +159,7 @@ METRICS = {"knn": {"ks": [1, 3], "n_splits": 2, "test_size": 0.25}, "distance_no
 def test_table1_column_is_the_best_over_g_random_orders_computed_directly(rng):
     X, y = rng.standard_normal((40, 12)), np.repeat([0, 1], 20)
     reps, counts, seed, spec = {"SPEC": 1, "IVFS-linf": 2}, [2, 4, 6], 11, {"selector": "Random", "params": {}}
-    shapes = R.table1_shapes(METHODS, PROTOCOL, reps, X.shape[0])
+    shapes = P.table1_shapes(METHODS, PROTOCOL, reps, X.shape[0])
     assert shapes == {"SPEC": (1, 1), "IVFS-linf": (2, 2)}  # n = 40 < 1000: n~ = 0.1n, k in {20, 40}
     runs = C.chance_runs(range(C.draws_needed(shapes.values())), spec, seed=seed, metrics=METRICS)
     pool = run_batched(X, y, runs, counts, METRICS, n_classes=2, dataset="toy", method="Random")

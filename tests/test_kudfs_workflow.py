@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT
+from ufskit import chance as C
 
 pytestmark = pytest.mark.workflow
 
@@ -56,10 +57,13 @@ def test_kudfs_smoke_end_to_end(tmp_path, mirror):
     assert (row["udfs_G"], row["kernel_udfs_G"]) == (1, 2)
     for col in ("udfs_chance", "kernel_udfs_chance"):
         assert 30.0 <= row[col] <= 100.0 and row[f"{col}_std"] >= 0, col
-        assert row[f"{col}_se"] == pytest.approx(row[f"{col}_std"] / np.sqrt(2), abs=1e-3), col  # k = 2; csv: 3 decimals
+        g = row[col.replace("_chance", "_G")]
+        k = C.draws_needed([(g, 1)]) // g  # groups per partition of the pool (one repetition per setting)
+        assert row[f"{col}_se"] == pytest.approx(row[f"{col}_std"] / np.sqrt(k), abs=1e-3), col  # csv: 3 decimals
     pool = pd.read_parquet(tmp_path / "results/smoke_kudfs_table1/kudfs/chance/thyroid.parquet")
     acc = pool[pool["metric"] == "kmeans_acc"]
-    assert pool["params"].nunique() == 4 and sorted(acc["n_features"].unique()) == [1, 2, 3, 4, 5]  # 2 x G = 2
+    # 2 x G R = 4 draws would do; a pool holds at least MIN_DRAWS = 20
+    assert pool["params"].nunique() == C.MIN_DRAWS and sorted(acc["n_features"].unique()) == [1, 2, 3, 4, 5]
     assert "## Random, best of G" in (report / "table1.md").read_text()
 
     curves = pd.read_csv(report / "fig2.csv")

@@ -72,7 +72,7 @@ def test_smoke_run_end_to_end(tmp_path, mirror):
     assert (results / "smoke/summary.md").read_text().count("## ") == 2
     assert "| wine | 178 | 13 | 3 |" in (results / "smoke/datasets.md").read_text()
     assert list((tmp_path / "logs").rglob("*.log")), "no logs written"
-    assert list((tmp_path / "benchmarks").rglob("*.tsv")), "no benchmarks written"
+    assert list((tmp_path / "logs/times").rglob("*.tsv")), "no timing files (benchmark: directives) written"
 
     # a rerun has nothing to do, and forcing the selections again gives identical rankings
     assert "Nothing to be done" in snakemake("-n", "--configfile", smoke, *only_generic, cwd=tmp_path, env=env).stdout

@@ -33,6 +33,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from ... import chance as C
 from ...experiments import method_settings, params_slug, resolve_params
 from ...runs import fit_run, is_random
 from ...seeds import derive_seed
@@ -111,6 +112,21 @@ def table_slugs(methods: dict, protocol: dict, label: str, n_samples: int) -> li
 
 # ---------------------------------------------------------------- batched runs
 
+
+
+def table1_shapes(methods: dict, protocol: dict, reps: dict, n_samples: int) -> dict[str, tuple[int, int]]:
+    """Per method of ``reps`` (label -> repetitions): (G, reps), G = the Table 1 settings it takes the best over."""
+    return {m: (len(table_slugs(methods, protocol, m, n_samples)), r) for m, r in reps.items()}
+
+
+# Sample counts the chance pool is sized over, one on each side of the "ivfs_table" placeholder's threshold
+# (0.1 n below 1000 samples, 100 from 1000 on; ufskit.experiments): the workflow sizes a pool before its data is read.
+POOL_SAMPLE_COUNTS = (100, 10_000)
+
+
+def chance_pool_size(methods: dict, protocol: dict, reps: dict) -> int:
+    """Draws of a dataset's chance pool: ``ufskit.chance.draws_needed`` of the largest G R on a small or large set."""
+    return max(C.draws_needed(table1_shapes(methods, protocol, reps, n).values()) for n in POOL_SAMPLE_COUNTS)
 
 def selection_shards(selector: str, settings: list[dict]) -> dict[str, list[dict]]:
     """A method's settings cut into the workflow's jobs, keyed by a path-safe name.

@@ -5,7 +5,7 @@ import re
 
 from ufskit import chance as CHANCE
 from ufskit.papers import ivfs as IVFS_PAPER
-from ufskit.papers.ivfs.report import chance_pool_size
+from ufskit.papers.ivfs import chance_pool_size
 from ufskit.papers import paper_methods, reference_labels
 
 # ---- input functions --------------------------------------------
@@ -95,7 +95,7 @@ def ivfs_chance_reps(name):
 
 
 def ivfs_chance_draws(name):
-    """Draws of the experiment's pool of random orders on every dataset (ufskit.papers.ivfs.report.chance_pool_size)."""
+    """Draws of the experiment's pool of random orders on every dataset (ufskit.papers.ivfs.chance_pool_size)."""
     exp = config["experiments"][name]
     return chance_pool_size(paper_methods(exp["methods"]), ivfs_protocol(name), ivfs_chance_reps(name))
 

@@ -18,7 +18,7 @@ from ...selection_io import BEYOND_RANKED_MARK, BEYOND_RANKED_NOTE
 from ...tables import markdown_table
 from .. import added_styles, extra_note, read_published, shown_label  # noqa: F401  (read_published: re-exported)
 from .. import verdict as _verdict
-from . import fixed_slug, table_slugs
+from . import fixed_slug, table1_shapes, table_slugs
 
 IVFS = "IVFS-linf"
 METHODS = ("SPEC", "MCFS", "GLSPFS", IVFS)
@@ -132,21 +132,6 @@ def table1_markdown(long: pd.DataFrame) -> str:
 
 
 # ---------------------------------------------------------------- Table 1: chance under the same selection
-
-
-def table1_shapes(methods: dict, protocol: dict, reps: dict, n_samples: int) -> dict[str, tuple[int, int]]:
-    """Per method of ``reps`` (label -> repetitions): (G, reps), G = the Table 1 settings it takes the best over."""
-    return {m: (len(table_slugs(methods, protocol, m, n_samples)), r) for m, r in reps.items()}
-
-
-# Sample counts the chance pool is sized over, one on each side of the "ivfs_table" placeholder's threshold
-# (0.1 n below 1000 samples, 100 from 1000 on; ufskit.experiments): the workflow sizes a pool before its data is read.
-POOL_SAMPLE_COUNTS = (100, 10_000)
-
-
-def chance_pool_size(methods: dict, protocol: dict, reps: dict) -> int:
-    """Draws of a dataset's chance pool: ``ufskit.chance.draws_needed`` of the largest G R on a small or large set."""
-    return max(C.draws_needed(table1_shapes(methods, protocol, reps, n).values()) for n in POOL_SAMPLE_COUNTS)
 
 
 def table1_chance(long: pd.DataFrame, pools: dict[str, pd.DataFrame], *, methods: dict, protocol: dict,
