@@ -92,6 +92,20 @@ def test_a_number_within_its_tolerance_agrees(tmp_path, capsys):
     assert code == 0 and "overall: agrees" in out and "(1 cells of other tables moved beyond round-off)" in out
 
 
+def test_the_scorecard_difference_moves_with_its_reproduced_number_which_decides(tmp_path):
+    """difference = reproduced - published (0.06): 0.01 -> 0.02 doubles it, but its reproduced number moved
+    0.07 -> 0.08 (14 %, within the 25 %); the difference is listed as moved, the comparison agrees."""
+    ref, mine = make_run(tmp_path / "ref", w11=0.07), make_run(tmp_path / "mine", w11=0.08)
+    for run in (ref, mine):
+        card = pd.read_csv(run / "scorecard.csv")
+        card["difference"] = card["reproduced"] - card["published"]
+        card.to_csv(run / "scorecard.csv", index=False)
+    result = compare_runs(mine, ref, TOLERANCES)
+    by_column = result.cells[result.cells["file"] == "scorecard.csv"].set_index(["metric", "column"])["status"]
+    assert by_column[("w11", "reproduced")] == WITHIN and by_column[("w11", "difference")] == MOVED
+    assert result.agrees
+
+
 def test_a_changed_claim_verdict_fails(tmp_path, capsys):
     ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine", verdict="does not hold")
     result = compare_runs(mine, ref, TOLERANCES)

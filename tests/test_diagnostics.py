@@ -1,14 +1,13 @@
-"""The diagnostics of failing claims: NRFS's graph spectrum and oracle target, IVFS's agreement between seeds."""
+"""The diagnostics of failing claims: NRFS's graph spectrum and oracle target, IVFS's agreement between seeds.
 
-import os
-import subprocess
-import sys
+Their rules' outputs are checked on the papers' smoke runs (tests/test_nrfs_workflow.py, test_ivfs_workflow.py).
+"""
+
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import ROOT
 from ufskit.papers.ivfs import diagnostics as ivfs_diag
 from ufskit.papers.nrfs import diagnostics as diag
 from ufskit.selectors.nrfs import NRFS, global_spectra
@@ -155,30 +154,3 @@ def test_seed_agreement_per_k_is_one_for_a_repeated_seed_and_lower_for_others():
     other = ivfs_diag.seed_agreement(X, params, ks, [5, 6, 7], n_classes=2, top=10)
     assert (other["pairs"] == 3).all() and (other["spearman_mean"] < 0.9).all()
     assert "| IVFS-linf | 30 | 3 |" in ivfs_diag.seed_markdown(other.assign(dataset="d", method="IVFS-linf"))
-
-
-# ---- the rules on the smoke protocol ------------------------------------------------------------------------------
-
-
-@pytest.mark.workflow
-def test_smoke_diagnostics_rules(tmp_path, mirror):
-    """The diagnostics' rules from the smoke config's data: the spectrum separates the calibrated data from the
-    figure reading, the oracle finds f1-f4, and IVFS gets one row per dataset and k."""
-    targets = ["results/smoke_nrfs/nrfs_spectrum.md", "results/smoke_nrfs/nrfs_oracle.md",
-               "results/smoke_ivfs/ivfs_seed_correlation.md"]
-    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"), "--cores", "2", *targets,
-           "--configfile", str(ROOT / "config/smoke.yaml"), "--config", "run=[smoke_nrfs_synthetic,smoke_ivfs]"]
-    proc = subprocess.run(cmd, cwd=tmp_path, env={**os.environ, "UFS_DATA_MIRROR": str(mirror)},
-                          capture_output=True, text=True, check=False)
-    assert proc.returncode == 0, proc.stderr[-6000:]
-    spectrum = pd.read_csv(tmp_path / "results/smoke_nrfs/nrfs_spectrum.csv")
-    target = spectrum[(spectrum["graph"] == "all features") & spectrum["in_target"] & (spectrum["index"] > 1)]
-    r2 = target.groupby("dataset")["cluster_r2"].mean()
-    assert r2["nrfs_synthetic"] < 0.2 and r2["nrfs_synthetic_fig"] > 0.8
-    oracle = pd.read_csv(tmp_path / "results/smoke_nrfs/nrfs_oracle.csv").set_index(["dataset", "target"])
-    assert oracle.loc[("nrfs_synthetic", "indicators"), "mean_informative"] == 4
-    assert oracle.loc[("nrfs_synthetic", "spectra"), "runs"] == 2
-    seeds = pd.read_csv(tmp_path / "results/smoke_ivfs/ivfs_seed_correlation.csv")
-    assert seeds[["dataset", "n_subsets", "seeds", "pairs"]].values.tolist() == [["lymphoma", 30, 2, 1],
-                                                                                  ["lymphoma", 60, 2, 1]]
-    assert seeds["spearman_mean"].between(-1, 1).all()

@@ -57,5 +57,10 @@ def test_ivfs_smoke_builds_every_output(tmp_path, mirror):
     for fig in ("fig2", "fig3", "fig4"):
         assert (out / f"{fig}.png").stat().st_size > 10_000 and (out / f"{fig}.pdf").exists()
     assert set(pd.read_csv(out / "fig2.csv")["method"]) == {"SPEC", "MCFS", "GLSPFS", "IVFS-linf"}
+    # the diagnostic of the seeds (rule ivfs_seed_correlation): one row per dataset and k
+    seeds = pd.read_csv(out / "ivfs_seed_correlation.csv")
+    assert seeds[["dataset", "n_subsets", "seeds", "pairs"]].values.tolist() == [["lymphoma", 30, 2, 1],
+                                                                                  ["lymphoma", 60, 2, 1]]
+    assert seeds["spearman_mean"].between(-1, 1).all()
     claims = (out / "claims.md").read_text()
     assert claims.count("## ") == 7 and len(re.findall(r"\*\*(holds|partly holds|does not hold)\*\*", claims)) == 8  # T1 has two verdict lines

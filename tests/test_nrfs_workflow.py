@@ -86,6 +86,16 @@ def test_smoke_nrfs_end_to_end(tmp_path, mirror):
     for fig in ("fig1", "fig4", "fig5", "fig6", "fig7", "sensitivity"):
         assert (res / f"{fig}.png").stat().st_size > 10_000 and (res / f"{fig}.pdf").stat().st_size > 1_000
 
+    # the diagnostics (rule nrfs_diagnostics): the spectrum separates the calibrated data from the figure
+    # reading, the oracle finds f1-f4
+    spectrum = pd.read_csv(res / "nrfs_spectrum.csv")
+    target = spectrum[(spectrum["graph"] == "all features") & spectrum["in_target"] & (spectrum["index"] > 1)]
+    r2 = target.groupby("dataset")["cluster_r2"].mean()
+    assert r2["nrfs_synthetic"] < 0.2 and r2["nrfs_synthetic_fig"] > 0.8
+    oracle = pd.read_csv(res / "nrfs_oracle.csv").set_index(["dataset", "target"])
+    assert oracle.loc[("nrfs_synthetic", "indicators"), "mean_informative"] == 4
+    assert oracle.loc[("nrfs_synthetic", "spectra"), "runs"] == 2
+
     claims = (res / "claims.md").read_text()
     assert claims.count("**Verdict: ") == 6 and "Table I" in claims and "Fig. 7" in claims
     assert "noisy features and noisy instances" in claims

@@ -1,4 +1,8 @@
-"""The quick protocol (config/quick.yaml) end to end, then `snakemake --report`: the README's quick start."""
+"""The quick protocol (config/quick.yaml) end to end, then `snakemake --report`: the README's quick start.
+
+One quick run serves every test of this file (module fixture): its outputs, its numbers against the stored
+snapshot, the README's report command, the report in a browser, then the own-selector overlay on top.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import zipfile
 import pandas as pd
 import pytest
 import yaml
+from test_report_browser import CHROMIUM, browse, distinct_colours
 from test_workflow import snakemake
 
 from conftest import ROOT
@@ -49,12 +54,17 @@ def snapshot_for(kernel: str):
     return path
 
 
-def test_quick_run_then_report_without_warnings(tmp_path, mirror):
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory, mirror):
+    """One quick run, shared by this file's tests (the last one adds the example overlay on top of it)."""
+    workdir = tmp_path_factory.mktemp("quick")
     env = {"UFS_DATA_MIRROR": str(mirror)}
-    snakemake("--cores", "2", *QUICK, cwd=tmp_path, env=env)
-    results = tmp_path / "results"
+    snakemake("--cores", "2", *QUICK, cwd=workdir, env=env)
+    return workdir, env
 
-    # every table and figure of the registered papers and the benchmark, from the same rules as the full run
+
+def test_every_paper_gives_its_tables_figures_and_scorecard_rows(quick):
+    results = quick[0] / "results"
     for report, paper in REPORTS.items():
         folder = results / report
         names = {p.name for p in folder.iterdir()}
@@ -71,18 +81,22 @@ def test_quick_run_then_report_without_warnings(tmp_path, mirror):
     assert set(ran["reading"]) == {"main", "ivfs_literal_epsilon", "kudfs_width_sigma2"}
     assert (results / "scorecard.md").read_text().startswith("# Scorecard (quick protocol)")
 
-    # numbers unchanged: every table's values (times aside) identical to those stored from a quick run on the same
-    # BLAS kernel (tests/quick_snapshot.py; another kernel moves K-means- and tie-dependent numbers:
-    # docs/readings-and-tolerances.md), compared by the code behind `ufskit compare`
+
+def test_every_number_equals_the_snapshot_of_this_blas_kernel(quick):
+    """Every table's values (times aside) identical to those stored from a quick run on the same BLAS kernel
+    (tests/quick_snapshot.py; another kernel moves K-means- and tie-dependent numbers:
+    docs/readings-and-tolerances.md), compared by the code behind `ufskit compare`."""
     snapshot = snapshot_for(blas_kernel())
-    result = compare(cells(results), read_cells(snapshot), {})
+    result = compare(cells(quick[0] / "results"), read_cells(snapshot), {})
     assert result.all_identical, f"the quick run's tables differ from {snapshot.name}:\n{comparison_report(result)}"
 
-    # the README's report command for the quick run: no warning, every paper's outputs inside
-    report = snakemake("--report", "report.zip", *QUICK, cwd=tmp_path, env=env)
+
+def test_the_readmes_report_command_holds_every_paper_without_warnings(quick):
+    workdir, env = quick
+    report = snakemake("--report", "report.zip", *QUICK, cwd=workdir, env=env)
     output = report.stdout + report.stderr
     assert "warning" not in output.lower(), output[-6000:]
-    with zipfile.ZipFile(tmp_path / "report.zip") as z:
+    with zipfile.ZipFile(workdir / "report.zip") as z:
         names = z.namelist()
         html = z.read(next(n for n in names if n.endswith("report.html"))).decode()
     for report_dir, paper in REPORTS.items():
@@ -90,11 +104,40 @@ def test_quick_run_then_report_without_warnings(tmp_path, mirror):
             assert f"results/{report_dir}/{figure}" in html, f"results/{report_dir}/{figure} not in the report"
     assert any(n.endswith("/scorecard.html") for n in names)
 
-    # the example overlay on top (config/examples/own_selector_papers.yaml: the example selector added to the
-    # papers' experiments; only its runs and the tables are new jobs): its rows in each paper's main table
-    # and in the CD diagram's data, marked not in the paper; the scorecard's published numbers and claims unchanged
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt-get install chromium)")
+def test_the_report_renders_in_a_browser(quick, tmp_path):
+    """The one-file report of the quick run (every paper, the benchmark, the readings) walked in headless
+    Chromium (tests/test_report_browser.py): no JavaScript error, every results folder listed with its files,
+    a table page shown, the benchmark's CD diagram (the tallest figure) unclipped, a non-blank screenshot."""
+    workdir, env = quick
+    snakemake("--report", str(tmp_path / "report.html"), *QUICK, cwd=workdir, env=env)
+    found, shot = browse(tmp_path / "report.html", tmp_path)
+    assert found["errors"] == [], found["errors"]
+    papers = ["IVFS", "NRFS", "Iterative Laplacian Score", "Kernel UDFS", "Cross-paper benchmark", "Scorecard"]
+    for paper in papers:
+        category = next((c for c in found["categories"] if c.startswith(paper)), None)
+        assert category, f"no category {paper!r} in {sorted(found['categories'])}"
+    for category, shown in found["categories"].items():
+        assert len(shown["files"]) == shown["listed"] and min(shown["tables"]) > 1, (category, shown)
+        assert any(f.endswith(".html") for f in shown["files"]), f"{category}: no table listed"
+    assert found["landing"]["details"] == 1 and found["landing"]["words"] < 90, found["landing"]  # short, details folded
+    assert found["table"]["shown"] and found["table"]["rows"] > 1 and found["table"]["cells"] > 4, found["table"]
+    assert found["figure"]["width"] > 300 and found["figure"]["height"] > 200, found["figure"]
+    assert found["figure"]["path"].endswith("/cd.png"), found["figure"]
+    assert found["figure"]["top"] >= 0 and found["figure"]["left"] >= 0, f"the figure is clipped: {found['figure']}"
+    assert distinct_colours(shot) > 50, "the screenshot is blank"
+
+
+def test_the_own_selector_overlay_adds_its_rows_and_leaves_the_scorecard(quick):
+    """config/examples/own_selector_papers.yaml on top (the example selector added to the papers' experiments;
+    only its runs and the tables are new jobs): its rows in each paper's main table and in the CD diagram's
+    data, marked not in the paper; the scorecard's published numbers and claims unchanged. Last in this file:
+    it adds to the shared run."""
+    workdir, env = quick
+    results = workdir / "results"
     before = _scorecard(results)
-    snakemake("--cores", "2", *QUICK, str(ROOT / "config/examples/own_selector_papers.yaml"), cwd=tmp_path, env=env)
+    snakemake("--cores", "2", *QUICK, str(ROOT / "config/examples/own_selector_papers.yaml"), cwd=workdir, env=env)
     mine, shown = "ClusterSeparation", f"ClusterSeparation{EXTRA_MARK}"
     ivfs = pd.read_csv(results / "quick_ivfs/table1.csv")
     assert not ivfs.loc[ivfs["method"] == mine, "in_paper"].any() and ivfs.loc[ivfs["method"] != mine, "in_paper"].all()

@@ -14,6 +14,8 @@ Two sets of cells are compared cell by cell. The scorecard decides; the other ta
   ``|mine - reference| <= max(absolute, relative x |reference|)`` for the tolerance of its metric (the
   scorecard's ``scorecard.tolerances``: the row's ``metric`` or the column's name), **beyond tolerance**
   otherwise (NaN on one side only is beyond);
+- the scorecard's ``difference`` (reproduced - published) moves with its ``reproduced`` cell, which decides: it
+  is compared as the cells of other tables are;
 - a cell of **any other table** (a paper's tables, the benchmark's summaries and statistics: values in units
   of their own, fractions beside percentages, ranks, p-values) is identical, **within round-off** (``NUMERIC``:
   another BLAS kernel sums in another order) or **moved** beyond round-off. A move is listed, never fails the
@@ -43,6 +45,9 @@ OUTPUT_SUFFIXES = (".csv", ".md", ".png")  # what a reader looks at, and what a 
 VERDICTS = ("outcome", "verdict", "within_tolerance", "reproduced_beats_chance", "published_beats_chance",
             "closest_reading", "group")
 SCORECARD = "scorecard.csv"  # the decisive table: its numbers are held to the scorecard's tolerances
+# scorecard columns computed from another of its columns (difference = reproduced - published): their move is
+# that column's, which decides; a relative tolerance taken of the difference itself would be of the wrong number
+DERIVED = ("difference",)
 CLAIM_VERDICTS = {"scorecard.csv": "outcome", "claims.csv": "verdict"}  # file name -> its claim-verdict column
 # Round-off between machines: float cells no published metric covers (statistics, spectra, ranks of means)
 NUMERIC = {"absolute": 1e-9, "relative": 1e-6}
@@ -137,9 +142,14 @@ def tolerance_for(metric: str, column: str, tolerances: dict) -> dict:
     return NUMERIC
 
 
+def decisive(file: str, column: str) -> bool:
+    """Whether a number of this cell decides the comparison: the scorecard's, but for its ``DERIVED`` columns."""
+    return file == SCORECARD and column not in DERIVED
+
+
 def cell_tolerance(file: str, metric: str, column: str, tolerances: dict) -> dict:
-    """The tolerance a cell is held to: its metric's in the scorecard, round-off (``NUMERIC``) in other tables."""
-    return tolerance_for(metric, column, tolerances) if file == SCORECARD else NUMERIC
+    """The tolerance a cell is held to: its metric's in the scorecard, round-off (``NUMERIC``) elsewhere."""
+    return tolerance_for(metric, column, tolerances) if decisive(file, column) else NUMERIC
 
 
 def within(reference: float, mine: float, tol: dict) -> bool:
@@ -169,7 +179,7 @@ def _status(row, tolerances: dict) -> str:
         return BEYOND
     if within(ref, mine, cell_tolerance(row.file, row.metric, row.column, tolerances)):
         return WITHIN
-    return BEYOND if row.file == SCORECARD else MOVED
+    return BEYOND if decisive(row.file, row.column) else MOVED
 
 
 def _text_name(row: str) -> str:
