@@ -207,7 +207,7 @@ class SOGFS(ScoreSelector):
         progress = Progress(logger, "SOGFS")
 
         def w_step(L):
-            spectrum = spectrum_of(Xn, sp.csr_matrix(L), low_rank=low_rank)
+            spectrum = spectrum_of(Xn, sp.csr_matrix(L), low_rank=low_rank, shift_invert=True)
             return udfs_iterations(spectrum, m, gamma, inner, tol, progress)[0]
 
         D2 = pairwise_sq_dists(Xn)
