@@ -118,11 +118,31 @@ def timed_fit(est, X):
     return est, time.process_time() - start
 
 
-def write_fixture(method: str, name: str, columns: dict) -> None:
-    with open(FIXTURES / f"{method}_{name}.csv", "w", newline="") as fh:
+def read_columns(path: Path) -> dict[str, list[str]]:
+    """The columns of a fixture, as text (empty when the file does not exist)."""
+    if not path.exists():
+        return {}
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return {key: [row[key] for row in rows] for key in rows[0]} if rows else {}
+
+
+def merge_columns(path: Path, columns: dict) -> None:
+    """Write ``columns`` (numbers) into the fixture at ``path``, keeping its other columns (other runs' outputs,
+    e.g. benchmarks/octave_sogfs_start.py's) when they have the same length."""
+    new = {key: [f"{v:.12g}" for v in np.atleast_1d(values)] for key, values in columns.items()}
+    length = len(next(iter(new.values())))
+    merged = {key: new.get(key, values) for key, values in read_columns(path).items()
+              if key in new or len(values) == length}
+    merged.update(new)
+    with open(path, "w", newline="") as fh:
         writer = csv.writer(fh)
-        writer.writerow(list(columns))
-        writer.writerows([f"{v:.12g}" for v in row] for row in zip(*columns.values()))
+        writer.writerow(list(merged))
+        writer.writerows(zip(*merged.values()))
+
+
+def write_fixture(method: str, name: str, columns: dict) -> None:
+    merge_columns(FIXTURES / f"{method}_{name}.csv", columns)
 
 
 def compare(name: str, X: np.ndarray, out: dict, write: bool) -> tuple[list[list], float]:
@@ -168,10 +188,7 @@ def main(argv=None) -> None:
             table += rows
             print(" | ".join(rows[-1]), file=sys.stderr)
     if args.write_fixtures:
-        with open(FIXTURES / "sogfs_objective.csv", "w", newline="") as fh:
-            writer = csv.writer(fh)
-            writer.writerow(list(objectives))
-            writer.writerow([f"{v:.12g}" for v in objectives.values()])
+        merge_columns(FIXTURES / "sogfs_objective.csv", objectives)
     print("| data set | method | Spearman | top-10 % | objective gap | ufskit CPU s | Octave CPU s |")
     print("|---|---|---|---|---|---|---|")
     for row in table:
