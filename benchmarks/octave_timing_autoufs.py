@@ -12,8 +12,9 @@ instead of Auto-UFSTool's 5. A shim ``corr.m`` gives Octave MATLAB's ``corr(X, '
 Every data set is the parity matrix of tests/test_autoufs_parity.py (non-constant columns min-max
 scaled and centred; SOGFS and Inf-FS on its column subsample, DGUFS on its row subsample) plus the contract's planted set, run with the
 settings listed there. Printed per method and data set: the Spearman correlation of the scores, the
-top-10 % overlap, SOGFS's relative objective gap, and the time of one fit in ufskit (one process, BLAS
-on one thread as the selectors set it) and in Octave (tic/toc around the call, start-up excluded).
+top-10 % overlap, SOGFS's relative objective gap, and the CPU seconds of one fit in ufskit (one process,
+BLAS on one thread as the selectors set it) and in Octave (``cputime`` around the call, start-up excluded,
+BLAS on one thread): CPU time, not wall time, so that a shared machine's load does not enter.
 ``--write-fixtures`` writes the Octave numbers to tests/data/autoufs/ (numbers only).
 """
 
@@ -71,11 +72,11 @@ end
 DRIVER = """args = argv();
 load(args{1});
 out = struct();
-t = tic; [~, w] = infFS(Xs, [], inffs_alpha, 0, 0); out.inffs_time = toc(t); out.inffs = w;
-t = tic; [~, sumW, W, A, r] = SOGFS(Xs, gamma, m, c, k); out.sogfs_time = toc(t);
+t = cputime; [~, w] = infFS(Xs, [], inffs_alpha, 0, 0); out.inffs_time = cputime - t; out.inffs = w;
+t = cputime; [~, sumW, W, A, r] = SOGFS(Xs, gamma, m, c, k); out.sogfs_time = cputime - t;
 out.sogfs = sqrt(sumW); out.sogfs_W = W; out.sogfs_A = A; out.sogfs_r = r;
-t = tic; S = getS(Xd', k + 1, 1); [Y, ~, ~, ~, T] = DGUFS(Xd', c, S, alpha, beta, nsel);
-out.dgufs_time = toc(t); out.dgufs = sqrt(sum(T .^ 2, 2)); out.dgufs_selected = double(sum(Y .^ 2, 2) > 0);
+t = cputime; S = getS(Xd', k + 1, 1); [Y, ~, ~, ~, T] = DGUFS(Xd', c, S, alpha, beta, nsel);
+out.dgufs_time = cputime - t; out.dgufs = sqrt(sum(T .^ 2, 2)); out.dgufs_selected = double(sum(Y .^ 2, 2) > 0);
 save('-v7', args{2}, '-struct', 'out');
 """
 DGUFS_PARAMS = {"alpha": 0.5, "beta": 0.5}  # ufskit's defaults, passed to both
@@ -112,16 +113,36 @@ def run_octave(folder: Path, X: np.ndarray, Xs: np.ndarray, Xd: np.ndarray) -> d
 
 
 def timed_fit(est, X):
-    start = time.perf_counter()
+    start = time.process_time()
     est.fit(X)
-    return est, time.perf_counter() - start
+    return est, time.process_time() - start
+
+
+def read_columns(path: Path) -> dict[str, list[str]]:
+    """The columns of a fixture, as text (empty when the file does not exist)."""
+    if not path.exists():
+        return {}
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return {key: [row[key] for row in rows] for key in rows[0]} if rows else {}
+
+
+def merge_columns(path: Path, columns: dict) -> None:
+    """Write ``columns`` (numbers) into the fixture at ``path``, keeping its other columns (other runs' outputs,
+    e.g. benchmarks/octave_sogfs_start.py's) when they have the same length."""
+    new = {key: [f"{v:.12g}" for v in np.atleast_1d(values)] for key, values in columns.items()}
+    length = len(next(iter(new.values())))
+    merged = {key: new.get(key, values) for key, values in read_columns(path).items()
+              if key in new or len(values) == length}
+    merged.update(new)
+    with open(path, "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(list(merged))
+        writer.writerows(zip(*merged.values()))
 
 
 def write_fixture(method: str, name: str, columns: dict) -> None:
-    with open(FIXTURES / f"{method}_{name}.csv", "w", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(list(columns))
-        writer.writerows([f"{v:.12g}" for v in row] for row in zip(*columns.values()))
+    merge_columns(FIXTURES / f"{method}_{name}.csv", columns)
 
 
 def compare(name: str, X: np.ndarray, out: dict, write: bool) -> tuple[list[list], float]:
@@ -167,11 +188,8 @@ def main(argv=None) -> None:
             table += rows
             print(" | ".join(rows[-1]), file=sys.stderr)
     if args.write_fixtures:
-        with open(FIXTURES / "sogfs_objective.csv", "w", newline="") as fh:
-            writer = csv.writer(fh)
-            writer.writerow(list(objectives))
-            writer.writerow([f"{v:.12g}" for v in objectives.values()])
-    print("| data set | method | Spearman | top-10 % | objective gap | ufskit s | Octave s |")
+        merge_columns(FIXTURES / "sogfs_objective.csv", objectives)
+    print("| data set | method | Spearman | top-10 % | objective gap | ufskit CPU s | Octave CPU s |")
     print("|---|---|---|---|---|---|---|")
     for row in table:
         print("| " + " | ".join(row) + " |")

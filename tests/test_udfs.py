@@ -19,10 +19,12 @@ from selector_checks import (
     run_check_estimator,
 )
 
+from ufskit.selectors import udfs as udfs_module
 from ufskit.selectors.udfs import (
     UDFS,
     DenseSpectrum,
     LowRankSpectrum,
+    ShiftInvertSpectrum,
     local_discriminative_laplacian,
     spectrum_of,
     udfs_iterations,
@@ -82,6 +84,26 @@ def test_low_rank_eigensolver_equals_lapack(rng):
     W_low = LowRankSpectrum(U).smallest(shift, 4, v0=np.ones(200))
     W_dense = DenseSpectrum(U @ U.T).smallest(shift, 4, v0=None)
     assert_allclose(np.abs(W_low.T @ W_dense), np.eye(4), atol=1e-9)  # same eigenvectors up to sign
+
+
+def test_shift_invert_eigensolver_equals_lapack(rng, monkeypatch):
+    d = udfs_module.SHIFT_INVERT_MIN_DIM + 8  # large enough for the Cholesky path
+    U = rng.standard_normal((d, 40))
+    shift = rng.uniform(0.5, 50.0, d)
+    W_dense = DenseSpectrum(U @ U.T).smallest(shift, 4, v0=None)
+    monkeypatch.setattr(udfs_module, "robust_eigh", None)  # LAPACK must not be what answers
+    W_si = ShiftInvertSpectrum(U @ U.T).smallest(shift, 4, v0=np.ones(d))
+    assert_allclose(np.abs(W_si.T @ W_dense), np.eye(4), atol=1e-9)  # same eigenvectors up to sign
+
+
+def test_shift_invert_defers_to_lapack_when_m_is_indefinite(rng):
+    # rounding can make M + diag(shift - sigma) indefinite; here M itself is: the Cholesky fails, LAPACK answers
+    d = udfs_module.SHIFT_INVERT_MIN_DIM
+    U = rng.standard_normal((d, 10))
+    M = U @ U.T - np.diag(rng.uniform(0.0, 2.0, d))
+    shift = rng.uniform(0.5, 5.0, d)
+    assert_allclose(ShiftInvertSpectrum(M).smallest(shift, 3, v0=np.ones(d)),
+                    DenseSpectrum(M).smallest(shift, 3, v0=None), atol=1e-12)
 
 
 @pytest.mark.parametrize("gamma", [1e-3, 1.0])
@@ -210,10 +232,6 @@ def test_agrees_with_itmo_fs_on_wine(mirror, monkeypatch):
 
 def test_robust_eigh_falls_back_when_mrrr_fails(monkeypatch):
     """syevr's 'Internal Error' on clustered spectra (seen on near-diagonal RBF Gram matrices) is survived."""
-    import scipy.linalg
-
-    from ufskit.selectors import udfs as udfs_module
-
     A = np.diag([3.0, 1.0, 2.0]) + 1e-3
     real_eigh = scipy.linalg.eigh
 
