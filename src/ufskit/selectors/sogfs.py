@@ -152,19 +152,12 @@ class SOGFS(ScoreSelector):
     O(n^2 (m + c)) for the distances. The W-step dominates: on the
     parity settings (gamma 1e-3) the reweighting runs its 100 iterations on
     image data. CPU seconds on the 2-core development machine (one thread,
-    under load): COIL20 (1440 x 1024) 106 s, 19 outer iterations, 5.3 s
-    per W-step; with LAPACK's eigh in the W-step 533 s, 50 iterations,
-    10.5 s per W-step (one outer iteration: 11.7 s against 24.6 s; each
-    inner solve 42 ms against eigh's 92 ms, a GEMM of the same size 51 ms,
-    its Cholesky 20 ms). The two solvers agree to rounding (6e-11 after one
-    outer iteration), but the rank test's absolute thresholds turn last
-    bits into another lambda path: the eigh run never had exactly c zero
-    eigenvalues in its 50 iterations, this one has them at 19 (Spearman
-    0.58 between the two fits' scores); ORL (400 x 1024, d > n) 20 s, 6
-    outer iterations (each inner solve ~45 ms: the n x n Woodbury core, a
-    GEMM of ~8 ms, and ~28 Lanczos products that each read the d x n
-    factor twice). n = 50, d = 20,000: about 40 s
-    (``benchmarks/defaults_wide.py``). A fit logs its progress every 5 s
+    under load): COIL20 (1440 x 1024) 106 s, 19 outer iterations, 5.3 s per
+    W-step (each inner solve 42 ms, a GEMM of the same size 51 ms, its
+    Cholesky 20 ms); ORL (400 x 1024, d > n) 20 s, 6 outer iterations;
+    n = 50, d = 20,000: about 40 s (``benchmarks/defaults_wide.py``). The
+    solver against LAPACK's eigh, and the lambda path it changes:
+    docs/fidelity/selectors-sogfs-inffs-dgufs.md. A fit logs its progress every 5 s
     (INFO, logger ``ufskit.selectors.sogfs``).
 
     References
