@@ -37,8 +37,8 @@ from ufskit.selectors import dgufs as dgufs_module
 FIXTURES = Path(__file__).parent / "data" / "autoufs"
 REGISTRY = load_registry(Path(__file__).resolve().parents[1] / "config" / "datasets.yaml")
 # the data sets each method was run on under Octave (docs/fidelity/selectors-sogfs-inffs-dgufs.md)
-INFFS_SETS = ["planted", "wdbc", "lymphoma"]
-DGUFS_SETS = ["planted", "wdbc", "lymphoma"]
+INFFS_SETS = ["planted", "wdbc", "ORL", "lymphoma"]
+DGUFS_SETS = ["planted", "wdbc", "ORL", "lymphoma"]
 SOGFS_SETS = ["planted", "wdbc", "ORL"]
 # SOGFS on lymphoma (d = 504 > n = 96): the authors' first W-step (G = I) keeps whichever c null vectors of
 # X'LX LAPACK returns, so their ranking depends on the column order. The fixture holds their run in the data's
