@@ -101,6 +101,53 @@ def status_table(card: pd.DataFrame, folder: Path) -> str:
                                       "claims: hold / partly / do not hold", "fidelity"], rows)
 
 
+def all_selectors_table(table: pd.DataFrame, folder: Path) -> str:
+    """The benchmark of every selector against Random (``reference/all_selectors/``): which run, then per method
+    and metric on how many datasets it is better / not distinguishable / worse than Random (Holm), and per
+    metric how many of the non-trivial selectors (all but Random and Variance) are better on a majority."""
+    from ufskit.papers import benchmark as B
+    from ufskit.papers.benchmark_stats import TESTED_METRICS, VERDICTS, verdict_counts
+
+    record = json.loads((folder / "provenance.json").read_text())
+    machine = record["machine"]
+    counts = verdict_counts(table).set_index(["method", "metric"])
+    metrics = [m for m in TESTED_METRICS if m in set(table["metric"])]
+    methods = list(dict.fromkeys(table["method"]))
+    datasets = table.groupby(["method", "metric"])["dataset"].nunique()
+    majority = {m: [] for m in metrics}
+    rows = []
+    for method in methods:
+        row = [method]
+        for metric in metrics:
+            if (method, metric) not in counts.index:
+                row.append("–")
+                continue
+            c = counts.loc[(method, metric)]
+            cell = " / ".join(str(int(c[v])) for v in VERDICTS)
+            if c["better"] > datasets[(method, metric)] / 2:
+                cell = f"**{cell}**"
+                if method != "Variance":
+                    majority[metric].append(method)
+            row.append(cell)
+        rows.append(row)
+    n_selectors = len([m for m in methods if m != "Variance"])
+    times = folder / "full_run.csv"
+    wall = (pd.read_csv(times, keep_default_na=False).set_index("part").at["total", "wall"] if times.exists()
+            else "run time not recorded")
+    head = (f"Run of {record['date']}, commit `{record['git_commit'][:10]}`, {wall} on {machine['cores']} cores "
+            f"({machine['cpu']}, OpenBLAS {machine['blas_kernel']} kernel); {table['dataset'].nunique()} datasets. "
+            "Each cell: datasets where the method is better / not distinguishable / worse than Random (Holm-corrected "
+            "p < 0.05); **bold**: better on a majority of the datasets it ran on.")
+    tally = "; ".join(f"{B.METRIC_LABELS[m]} {len(majority[m])} of {n_selectors}" for m in metrics)
+    return (head + "\n\n" + markdown(["method"] + [B.METRIC_LABELS[m] for m in metrics], rows)
+            + f"\n\nNon-trivial selectors (all but Variance) better than Random on a majority of datasets: {tally}.")
+
+
+def all_selectors_block(table: pd.DataFrame, folder: Path) -> str:
+    """``all_selectors_table`` of the reference's ``all_selectors/`` folder (its own provenance and times)."""
+    return all_selectors_table(table, folder / "all_selectors")
+
+
 def replace_block(text: str, name: str, body: str) -> str:
     """``text`` with the block ``<!-- run:name -->`` ... ``<!-- /run:name -->`` holding ``body``."""
     pattern = re.compile(rf"(<!-- run:{name} -->\n).*?(<!-- /run:{name} -->)", re.S)
@@ -113,6 +160,7 @@ BLOCKS = [  # (page, block, file of the reference, table maker)
     ("docs/performance.md", "full-run", "full_run.csv", full_run_table),
     ("docs/results.md", "scorecard", "scorecard.csv", scorecard_table),
     ("README.md", "status", "scorecard.csv", status_table),
+    ("docs/results.md", "all-selectors", "all_selectors/vs_random.csv", all_selectors_block),
 ]
 
 

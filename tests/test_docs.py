@@ -143,3 +143,22 @@ def test_readme_sets_up_a_venv_in_two_commands_that_ci_runs_on_debians_python():
     ci = (ROOT / ".ci/readme-commands").read_text()
     assert "grep -E '^python3 -m venv \\.venv && ' README.md" in ci and 'PATH="/usr/bin:/bin"' in ci
     assert ".ci/readme-commands" in (ROOT / ".ci/run").read_text()
+
+
+def test_the_all_selector_table_counts_verdicts_and_majorities(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    run_docs = load(ROOT / "benchmarks/run_docs.py")
+    verdicts = {"LS": ["better", "better", "worse"], "SPEC": ["better", "not distinguishable", "worse"],
+                "Variance": ["better", "better", "better"]}
+    table = pd.DataFrame([{"dataset": d, "method": m, "metric": "kmeans_acc", "verdict": v}
+                          for m, vs in verdicts.items() for d, v in zip(["wine", "zoo", "wdbc"], vs)])
+    (tmp_path / "provenance.json").write_text(json.dumps(
+        {"date": "2026-11-28", "git_commit": "0123456789abcdef", "machine": {"cores": 2, "cpu": "AMD EPYC",
+                                                                          "blas_kernel": "Haswell"}}))
+    text = run_docs.all_selectors_table(table, tmp_path)
+    assert text.startswith("Run of 2026-11-28, commit `0123456789`, run time not recorded on 2 cores") \
+        and "3 datasets" in text
+    assert "| LS | **2 / 0 / 1** |" in text and "| SPEC | 1 / 1 / 1 |" in text and "| Variance | **3 / 0 / 0** |" in text
+    # Variance is trivial: its majority is shown but not counted among the selectors'
+    assert text.endswith("on a majority of datasets: K-means ACC 1 of 2.")
+

@@ -70,3 +70,16 @@ def test_what_cannot_be_a_reference_is_refused(tmp_path, monkeypatch, problem):
     with pytest.raises(ValueError, match=match):
         reference.build(run, tmp_path / "reference", configs=configs, full_run=full_run)
     assert not (tmp_path / "reference").exists()
+
+
+def test_a_benchmark_report_becomes_a_reference_of_its_own(tmp_path):
+    """results/all_selectors/ (config/all_selectors.yaml: no scorecard) is kept as reference/all_selectors."""
+    report = tmp_path / "results/all_selectors"
+    report.mkdir(parents=True)
+    pd.DataFrame({"dataset": ["wine"], "method": ["LS"], "metric": ["kmeans_acc"], "verdict": ["better"]}).to_csv(
+        report / "vs_random.csv", index=False)
+    (report / "vs_random.md").write_text("# Benchmark\n")
+    (report / "cd.pdf").write_bytes(b"pdf")
+    out = tmp_path / "reference/all_selectors"
+    reference.build(report, out, configs=CONFIGS[:1])
+    assert sorted(p.name for p in out.iterdir()) == ["provenance.json", "vs_random.csv", "vs_random.md"]

@@ -70,7 +70,8 @@ def main(argv=None) -> int:
         "reference", help="keep a finished run as the reference folder (tables, texts, PNGs, provenance)",
         description="Copy RESULTS' tables, texts and figures into OUT (written anew), with the run's full_run.csv "
         "and provenance.json (commit, config hash, machine, BLAS kernel, date, the scorecard's tolerances).")
-    ref.add_argument("results", type=Path, help="the finished run's results folder")
+    ref.add_argument("results", type=Path, help="the finished run's results folder, or one benchmark report of "
+                     "it (results/all_selectors/, kept as --out reference/all_selectors)")
     ref.add_argument("--config", type=Path, action="append", required=True,
                      help="a config file of the run, in Snakemake's order (repeat: config/config.yaml first)")
     ref.add_argument("--full-run", type=Path, help="the run's part-by-part times (results/full_run.csv)")
