@@ -1,14 +1,17 @@
-"""The kernel-UDFS paper's smoke experiments through Snakemake: Table 1, Figs. 1-2, claims."""
+"""The kernel-UDFS paper's smoke experiments through Snakemake: Table 1, Figs. 1-2, claims; on the same run, the
+scorecard and the HTML report (one run of the default target shared by the tests of this file)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import zipfile
 
 import numpy as np
 import pandas as pd
 import pytest
+from test_scorecard import n_published
 
 from conftest import ROOT
 from ufskit import chance as C
@@ -38,9 +41,18 @@ def test_kudfs_targets_are_part_of_the_default_target(tmp_path):
         assert rule in out, f"rule {rule} missing from the DAG:\n{out}"
 
 
-def test_kudfs_smoke_end_to_end(tmp_path, mirror):
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory, mirror):
+    """The smoke protocol's default target with the kernel-UDFS experiments only: their report, the two cheap
+    readings and the scorecard, run once for this file."""
+    workdir = tmp_path_factory.mktemp("smoke_kudfs")
     env = {"UFS_DATA_MIRROR": str(mirror), "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
-    snakemake("--cores", "2", *TARGETS, cwd=tmp_path, env=env)
+    snakemake("--cores", "2", cwd=workdir, env=env)
+    return workdir, env
+
+
+def test_kudfs_smoke_end_to_end(smoke):
+    tmp_path, env = smoke
     report = tmp_path / "results/smoke_kudfs"
 
     table = pd.read_csv(report / "table1.csv").set_index("dataset")
@@ -84,3 +96,60 @@ def test_kudfs_smoke_end_to_end(tmp_path, mirror):
         assert (report / f"{name}.pdf").read_bytes()[:4] == b"%PDF"
     assert list((tmp_path / "logs/kudfs").rglob("*.log")) and list((tmp_path / "logs/times/kudfs").rglob("*.tsv"))
     assert "Nothing to be done" in snakemake("-n", *TARGETS, cwd=tmp_path, env=env).stdout
+
+
+def test_scorecard_and_report_end_to_end(smoke):
+    tmp_path, env = smoke
+
+    claims = pd.read_csv(tmp_path / "results/smoke_kudfs/claims.csv")
+    assert claims["id"].tolist() == ["KUDFS/T1", "KUDFS/Fig1", "KUDFS/Fig2"]
+    assert set(claims["verdict"]) <= {"holds", "does not hold"}
+    card = pd.read_csv(tmp_path / "results/scorecard.csv", keep_default_na=False)
+    numbers = card[(card["kind"] == "number") & (card["reading"] == "main")]
+    assert len(numbers) == n_published()
+    kudfs_rows = numbers[numbers["paper"] == "kudfs"].set_index(["dataset", "method"])
+    # the cheap readings of the kernel-UDFS paper, derived from the smoke experiments, beside the main reading
+    alternatives = card[(card["kind"] == "number") & (card["reading"] != "main")]
+    assert set(alternatives["reading"]) == {"kudfs_width_sigma2", "kudfs_kmeans_random"}
+    assert len(alternatives) == 2 * 18 and (alternatives["base"] == "smoke_kudfs").all()
+    for reading in ("kudfs_width_sigma2", "kudfs_kmeans_random"):
+        alt = pd.read_csv(tmp_path / f"results/readings/{reading}/smoke_kudfs/table1.csv").set_index("dataset")
+        row = alternatives[(alternatives["reading"] == reading) & (alternatives["dataset"] == "thyroid")
+                           & (alternatives["method"] == "KernelUDFS")]
+        assert float(row["reproduced"].iloc[0]) == pytest.approx(alt.loc["thyroid", "kernel_udfs"])
+    thyroid_rows = card[(card["kind"] == "number") & (card["dataset"] == "thyroid")]
+    gaps = (thyroid_rows["reproduced"].astype(float) - 92.8).abs()[thyroid_rows["method"] == "KernelUDFS"]
+    nearest = thyroid_rows.loc[gaps.idxmin(), "reading"] if gaps.nunique() == len(gaps) else None
+    closest = set(thyroid_rows.loc[thyroid_rows["method"] == "KernelUDFS", "closest_reading"])
+    assert len(closest) == 1 and (nearest is None or closest == {nearest})
+    md_text = (tmp_path / "results/scorecard.md").read_text()
+    assert "| kudfs_kmeans_random | kudfs_width_sigma2 | closest |" in md_text
+    assert "| results/readings/kudfs_width_sigma2/smoke_kudfs/ | kudfs_width_sigma2 |" in md_text
+    table1 = pd.read_csv(tmp_path / "results/smoke_kudfs/table1.csv").set_index("dataset")
+    thyroid = kudfs_rows.loc[("thyroid", "KernelUDFS")]
+    assert float(thyroid["reproduced"]) == pytest.approx(table1.loc["thyroid", "kernel_udfs"])
+    assert float(thyroid["difference"]) == pytest.approx(table1.loc["thyroid", "kernel_udfs"] - 92.8)
+    assert thyroid["within_tolerance"] in ("yes", "no")
+    assert (kudfs_rows.drop(index="thyroid", level=0)["outcome"] == "not in this run").all()
+    assert (numbers.loc[numbers["paper"] != "kudfs", "outcome"] == "not run").all()
+    verdicts = card[(card["kind"] == "claim") & (card["reading"] == "main")].set_index("claim_id")["outcome"]
+    assert set(card.loc[card["kind"] == "claim", "reading"]) == {"main", "kudfs_width_sigma2", "kudfs_kmeans_random"}
+    assert verdicts.loc["KUDFS/T1"] == "smoke: " + claims.loc[0, "verdict"]  # a smoke run reproduces nothing
+    assert verdicts.loc["KUDFS/Fig2"] == "smoke: " + claims.loc[2, "verdict"]
+    assert (card["protocol"] == "smoke").all()
+    assert (verdicts.drop(["KUDFS/T1", "KUDFS/Fig1", "KUDFS/Fig2"]) == "not run").all()
+    assert "results/smoke_kudfs/" in (tmp_path / "results/scorecard.md").read_text()
+
+    report = snakemake("--report", "report.zip", cwd=tmp_path, env=env)
+    assert "RuntimeWarning" not in report.stderr  # profiles/default's constant disk_mb
+    assert "warning" not in (report.stdout + report.stderr).lower()  # "Missing metadata" came from another config
+    with zipfile.ZipFile(tmp_path / "report.zip") as z:
+        names = z.namelist()
+        html = z.read(next(n for n in names if n.endswith("report.html"))).decode()
+    for item in ("fig1.png", "fig2.png", "table1.html", "claims.html", "scorecard.html"):  # tables: their HTML pages
+        assert any(n.endswith("/" + item) for n in names), f"{item} missing from the report: {names}"
+    assert "Kernel UDFS paper, <strong>Fig. 1</strong> reproduced" in html  # the captions, rendered
+    assert "Kernel UDFS paper, <strong>Table 1</strong> reproduced" in html
+    assert "<strong>Fig. 1</strong> reproduced in reduced form (smoke protocol)" in html  # captions from the run
+    assert "on thyroid (the paper: ionosphere" in html and "Experiment <tt" in html
+    assert "Scorecard of this run" in html and "reproduces unsupervised feature selection papers, the registered papers" in html
