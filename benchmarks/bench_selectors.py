@@ -222,11 +222,16 @@ def authors_cells(ours: float, theirs: float | None, timeout: float | None = Non
     """
     if theirs is None:
         ratio = ours / timeout
-        return [f"{ours:.2f}", f"> {timeout:g}", f"< {ratio:.2f}x", "yes" if ratio <= WITHIN else "?"]
+        return [f"{ours:.2f}", f"> {timeout:g}", f"< {times(ratio)}", "yes" if ratio <= WITHIN else "?"]
     ratio = ours / max(theirs, 1e-3)
     if partial:
-        return [f"{ours:.2f}", f"{theirs:.2f}", f"<= {ratio:.2f}x", "yes" if ratio <= WITHIN else "?"]
-    return [f"{ours:.2f}", f"{theirs:.2f}", f"{ratio:.2f}x", "yes" if ratio <= WITHIN else "no"]
+        return [f"{ours:.2f}", f"{theirs:.2f}", f"<= {times(ratio)}", "yes" if ratio <= WITHIN else "?"]
+    return [f"{ours:.2f}", f"{theirs:.2f}", times(ratio), "yes" if ratio <= WITHIN else "no"]
+
+
+def times(ratio: float) -> str:
+    """A ratio as "0.25x"; below 0.1 with one significant digit, so that 0.0009 does not read 0.00."""
+    return f"{ratio:.2f}x" if ratio >= 0.1 else f"{ratio:.1g}x"
 
 
 def authors_table(rows: list[dict]) -> list[str]:
@@ -244,7 +249,7 @@ def authors_table(rows: list[dict]) -> list[str]:
 
 def fsasl_rows(toolbox: Path, mirror: Path, name: str, methods: list[str], timeout: float):
     """Rows of the FSASL toolbox's methods on ``name``, timed by octave_timing_fsasl_b.py."""
-    import octave_timing_fsasl_b as fsasl_b
+    import octave_timing_fsasl_b as fsasl_b  # beside this script (on sys.path, see run_authors)
 
     X = fsasl_b.load(mirror, name)
     for r in fsasl_b.time_methods(toolbox, name, X, methods, spfs_share=0.1, timeout=timeout):
@@ -280,26 +285,32 @@ def run_authors(args, parser) -> int:
         parser.error("GNU Octave is not on PATH (Debian package 'octave').")
     sys.path.insert(0, str(Path(__file__).resolve().parent))  # the two Octave scripts beside this one
     import octave_timing_autoufs as autoufs
+    import octave_timing_fsasl_b as fsasl_b
 
     given = (AUTHORS_FSASL if args.authors_fsasl else ()) + (AUTHORS_AUTOUFS if args.authors_autoufs else ())
+    plan = []  # (dataset, methods), checked before anything runs
+    for spec in args.authors_datasets:
+        name, methods = dataset_spec(spec)
+        unknown = sorted(set(methods or ()) - set(given))
+        if unknown:
+            parser.error(f"{spec}: {unknown} are not among the methods of the toolboxes given: {list(given)}")
+        methods = methods or list(given)
+        if name not in fsasl_b.DATASETS and set(methods) & set(AUTHORS_FSASL):
+            parser.error(f"{name}: octave_timing_fsasl_b.py does not load it; it loads {sorted(fsasl_b.DATASETS)}")
+        if name not in autoufs.COLUMN_STRIDE and set(methods) & set(AUTHORS_AUTOUFS):
+            parser.error(f"{name}: octave_timing_autoufs.py has no parity subsample for it; "
+                         f"give {name}:<methods> without {', '.join(AUTHORS_AUTOUFS)}")
+        plan.append((name, methods))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         if args.authors_autoufs:
             autoufs.prepare(args.authors_autoufs, Path(tmp))
-        for spec in args.authors_datasets:
-            name, methods = dataset_spec(spec)
-            unknown = sorted(set(methods or ()) - set(given))
-            if unknown:
-                parser.error(f"{spec}: {unknown} are not among the methods of the toolboxes given: {list(given)}")
-            methods = methods or list(given)
+        for name, methods in plan:
             new = []
-            if any(m in AUTHORS_FSASL for m in methods):
+            if set(methods) & set(AUTHORS_FSASL):
                 new += fsasl_rows(args.authors_fsasl, args.mirror, name, [m for m in methods if m in AUTHORS_FSASL],
                                   args.authors_timeout)
-            if any(m in AUTHORS_AUTOUFS for m in methods):
-                if name not in autoufs.COLUMN_STRIDE:
-                    parser.error(f"{name}: octave_timing_autoufs.py has no parity subsample for it; "
-                                 f"give {name}:<methods> without {', '.join(AUTHORS_AUTOUFS)}")
+            if set(methods) & set(AUTHORS_AUTOUFS):
                 new += autoufs_rows(Path(tmp), args.mirror, name, methods)
             for row in new:
                 print(json.dumps(row), file=sys.stderr, flush=True)

@@ -21,6 +21,7 @@ def test_ratio_is_ours_over_theirs_and_three_times_is_the_bound(bench):
     assert bench.authors_cells(1.0, 4.0) == ["1.00", "4.00", "0.25x", "yes"]
     assert bench.authors_cells(6.0, 2.0) == ["6.00", "2.00", "3.00x", "yes"]
     assert bench.authors_cells(6.5, 2.0) == ["6.50", "2.00", "3.25x", "no"]
+    assert bench.authors_cells(0.06, 71.0)[2] == "0.0008x"  # not 0.00x
 
 
 def test_bounds_decide_only_on_their_side_of_the_limit(bench):
