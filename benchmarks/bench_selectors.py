@@ -263,12 +263,12 @@ def autoufs_rows(folder: Path, mirror: Path, name: str, methods: list[str]):
     """Rows of SOGFS, InfFS and DGUFS on ``name`` (its parity matrix and subsamples), by octave_timing_autoufs.py."""
     import octave_timing_autoufs as autoufs
 
-    from ufskit.blas import single_threaded_blas
+    from threadpoolctl import threadpool_limits
 
     X = autoufs.dataset(name, mirror)
     Xs, Xd = X[:, :: autoufs.COLUMN_STRIDE[name]], autoufs.dgufs_rows(X, name)
     out = autoufs.run_octave(folder, X, Xs, Xd)
-    with single_threaded_blas():  # as Octave's run (InfFS does not set it itself)
+    with threadpool_limits(limits=1):  # BLAS and OpenMP on one thread, as Octave's run
         table, _ = autoufs.compare(name, X, out, write=False)
     for _, method, _, _, _, ours, theirs in table:
         if method in methods:

@@ -8,8 +8,8 @@ dataset is loaded from the mirror (default $UFS_DATA_MIRROR; the .mat files, and
 project's registry and loader), constant columns dropped and z-scored, and
 written once to a temporary .mat file; every method then runs once in a fresh Octave process (the time is
 taken inside it with tic/toc and cputime around the toolbox call, so Octave's start-up is not counted) and once
-here, on the same X with the same settings, both with BLAS on one thread (as the iterative selectors set it,
-``ufskit.blas``; on a shared machine a second BLAS thread only adds spin time to the CPU seconds):
+here, on the same X with the same settings, both on one thread, BLAS and OpenMP (on a shared machine a second
+thread only adds spin time to the CPU seconds):
 
 * LLCFS: ``fs_unsup_llcfs`` with k = 5, beta = 1, 20 iterations, c = 5, the protocol's plain kNN
   neighbourhoods (``kType`` 2, which calls the statistics toolbox's ``knnsearch``: this script supplies a
@@ -122,12 +122,14 @@ def octave_seconds(toolbox: Path, method: str, mat_file: Path, n_spfs: int, time
 
 
 def our_seconds(method: str, X: np.ndarray) -> tuple[float, float]:
-    """(wall, CPU) seconds of one fit of this project's ``method`` with the settings of ``OURS`` (BLAS on one thread)."""
-    from ufskit.blas import single_threaded_blas
+    """(wall, CPU) seconds of one fit of this project's ``method`` with the settings of ``OURS``, on one thread:
+    BLAS and OpenMP (scikit-learn's K-means in RUFS), as Octave runs with one BLAS and one OpenMP thread."""
+    from threadpoolctl import threadpool_limits
+
     from ufskit.selectors import make_selector
 
     est = make_selector(method, **OURS.get(method, {}))
-    with single_threaded_blas():
+    with threadpool_limits(limits=1):
         wall, cpu = time.perf_counter(), time.process_time()
         est.fit(X)
         return time.perf_counter() - wall, time.process_time() - cpu
