@@ -262,7 +262,6 @@ def fsasl_rows(toolbox: Path, mirror: Path, name: str, methods: list[str], timeo
 def autoufs_rows(folder: Path, mirror: Path, name: str, methods: list[str]):
     """Rows of SOGFS, InfFS and DGUFS on ``name`` (its parity matrix and subsamples), by octave_timing_autoufs.py."""
     import octave_timing_autoufs as autoufs
-
     from threadpoolctl import threadpool_limits
 
     X = autoufs.dataset(name, mirror)
