@@ -225,8 +225,11 @@ class FSASL(ScoreSelector):
     Cost on wide data: with one pass (the default) the lasso reconstructs the
     samples of X itself, so each of its FISTA steps (up to 2000) multiplies
     by the n x d X twice: on n = 50, d = 20,000 about 3 s of CPU
-    (``benchmarks/defaults_wide.py``). A fit logs its progress every 5 s
-    (INFO, logger ``ufskit.selectors.fsasl``).
+    (``benchmarks/defaults_wide.py``). On many samples the lasso dominates:
+    O(n^2 d) per FISTA step, so COIL20 (1440 x 1024, z-scored, c = 5) takes
+    497 s of CPU on one thread, and the authors' code (1440 separate SLEP
+    solves) had not finished in 240 s under Octave (docs/performance.md).
+    A fit logs its progress every 5 s (INFO, logger ``ufskit.selectors.fsasl``).
     """
 
     _parameter_constraints: dict = {
