@@ -33,7 +33,7 @@ Auto-UFSTool) the run is instead the nine selectors against their authors' MATLA
 LLCFS, SPFS, TraceRatio, RUFS, JELSR and FSASL by ``octave_timing_fsasl_b.py`` (z-scored X, the parity
 tests' settings; SPFS's toolbox scan on its first 10 % of features only), SOGFS, InfFS and DGUFS by
 ``octave_timing_autoufs.py`` (its parity matrices and subsamples). Both give CPU seconds of one fit,
-start-up excluded, BLAS on one thread on both sides; one table: ours / theirs and whether it is at most 3.
+start-up excluded, one thread (BLAS and OpenMP) on both sides; one table: ours / theirs and whether it is at most 3.
 A dataset given as ``NAME:M1,M2`` runs only those methods on it; an Octave fit of the FSASL toolbox longer
 than ``--authors-timeout`` is stopped and its time shown as a lower bound.
 """
