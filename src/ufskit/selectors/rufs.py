@@ -303,9 +303,9 @@ class RUFS(ScoreSelector):
     Cost: the graph and L, O(n^2 d + n k'^3) (k' the largest neighbourhood);
     each round a few tens of L-BFGS steps of O(n d c + nnz(L) c) each, and the
     ridge start O(min(n, d)^2 max(n, d)); memory O(n^2 + nd). COIL20 (1440 x
-    1024, z-scored, defaults): 6.1 s of CPU per fit, the authors' code under
-    Octave 6.4 s (one BLAS thread each; docs/performance.md); the run stops
-    after 1-2 rounds (docs/fidelity/selectors-rufs.md).
+    1024, z-scored, defaults): 5.8 s of CPU per fit, the authors' code under
+    Octave 6.0 s (one BLAS and one OpenMP thread each; docs/performance.md);
+    the run stops after 1-2 rounds (docs/fidelity/selectors-rufs.md).
     """
 
     _parameter_constraints: dict = {
