@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .sparse_input import CentredSparse, is_sparse, row_sq_norms, sparse_cosines
+from .sparse_input import is_sparse, row_sq_norms, sparse_cosines
 from .validation import shifted_to_minimum
 
 if TYPE_CHECKING:  # scipy.sparse is imported by knn_graph: the workflow's start-up, through the papers, loads none
@@ -108,14 +108,16 @@ def knn_graph(
 
     weight: "heat" (exp(-d^2 / (2 sigma^2)), sigma = mean pairwise distance when
     None), "binary" (1 on each edge) or "cosine" (cosine similarity of the two
-    samples, neighbours still by Euclidean distance). ``D2`` may pass precomputed
-    squared distances to share them between calls. X may be sparse, or a
-    ``sparse_input.CentredSparse`` (cosines of the centred samples).
+    samples as given, not centred: the documents' cosine of the NRFS paper's
+    Eq. 2 and of Cai's ``constructW``; neighbours still by Euclidean distance;
+    a negative cosine, possible only with negative entries, is no similarity
+    and weighs 0). ``D2`` may pass precomputed squared distances to share them
+    between calls. X may be sparse.
     """
     import scipy.sparse as sp
 
     if D2 is None:
-        D2 = pairwise_sq_dists(X.X if isinstance(X, CentredSparse) else X)  # distances: shift-invariant
+        D2 = pairwise_sq_dists(X)
     n = D2.shape[0]
     idx = knn_indices(D2, n_neighbors)
     rows = np.repeat(np.arange(n), n_neighbors)
@@ -129,11 +131,20 @@ def knn_graph(
     elif weight == "binary":
         vals = np.ones(rows.size)
     elif weight == "cosine":
-        vals = sparse_cosines(X, rows, cols) if is_sparse(X) or isinstance(X, CentredSparse) else dense_cosines(X, rows, cols)
+        vals = np.maximum(sparse_cosines(X, rows, cols) if is_sparse(X) else dense_cosines(X, rows, cols), 0.0)
     else:
         raise ValueError(f"unknown weight {weight!r}; use 'heat', 'binary' or 'cosine'.")
     W = sp.csr_matrix((vals, (rows, cols)), shape=(n, n))
-    return W.maximum(W.T).tocsr()
+    W = W.maximum(W.T).tocsr()
+    if weight == "cosine":
+        isolated = np.flatnonzero(np.asarray(W.sum(axis=1)).ravel() <= 0)
+        if isolated.size:
+            raise ValueError(
+                f"weight='cosine': {isolated.size} samples have no neighbour with a positive cosine among their "
+                f"{n_neighbors} nearest (first: {isolated[:5].tolist()}): all-zero samples, or entries of mixed sign. "
+                "Cosine weights suit non-negative data such as tf-idf; use weight='heat' otherwise."
+            )
+    return W
 
 
 def dense_cosines(X: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:

@@ -80,12 +80,9 @@ def row_dots(X, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
 
 
 def sparse_cosines(X, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-    """Cosine similarity of the sample pairs (rows[k], cols[k]) of a sparse X or a ``CentredSparse``
-    (the centred samples' cosine, as the dense selectors compute it); an all-zero sample has norm 1."""
-    if isinstance(X, CentredSparse):
-        dots, sq = X.row_products(rows, cols), X.row_products(np.arange(X.shape[0]), np.arange(X.shape[0]))
-    else:
-        dots, sq = row_dots(X, rows, cols), row_sq_norms(X)
+    """Cosine similarity of the sample pairs (rows[k], cols[k]) of a sparse X (as ``graph.dense_cosines``
+    computes it for dense X); an all-zero sample has norm 1."""
+    dots, sq = row_dots(X, rows, cols), row_sq_norms(X)
     norms = np.sqrt(np.maximum(sq, 0.0))
     norms[norms == 0] = 1.0
     return dots / (norms[rows] * norms[cols])
@@ -114,11 +111,6 @@ class CentredSparse:
     @property
     def T(self) -> _Transposed:
         return _Transposed(self)
-
-    def row_products(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-        """(x_r - mu) . (x_c - mu) / scale^2 for the sample pairs (rows[k], cols[k])."""
-        Xmu = self.X @ self.mu
-        return (row_dots(self.X, rows, cols) - Xmu[rows] - Xmu[cols] + self.mu @ self.mu) / self.scale**2
 
     def gram(self) -> np.ndarray:
         """C'C = (X'X - n mu mu') / scale^2 (d x d, dense)."""

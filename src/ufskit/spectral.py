@@ -36,7 +36,8 @@ def degrees(W) -> np.ndarray:
         bad = np.flatnonzero(~(d > 0))
         raise ValueError(
             f"the affinity graph has {bad.size} isolated samples (degree 0; first: {bad[:5].tolist()}); "
-            "their kernel weights underflowed: use a larger sigma or more neighbours."
+            "every weight of their edges is 0 (heat-kernel weights underflow when sigma is small): use a larger "
+            "sigma or more neighbours."
         )
     return d
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..graph import knn_graph
-from ..sparse_input import CentredSparse, is_sparse, per_column
+from ..graph import knn_graph, pairwise_sq_dists
+from ..sparse_input import is_sparse, per_column
 from ..spectral import rayleigh_quotients
 from ..validation import centred, resolve_n_neighbors
 from .base import ScoreSelector
@@ -50,9 +50,11 @@ class LaplacianScore(ScoreSelector):
 
     def _score(self, X):
         self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, X.shape[0])
-        # the score is shift-invariant; centring keeps it exact under large offsets (sparse X: column by column)
-        W = knn_graph(CentredSparse(X) if is_sparse(X) else centred(X), n_neighbors=self.n_neighbors_, weight=self.weight,
-                      sigma=self.sigma)
+        # neighbours and heat weights from the centred X's distances, cosine weights from the samples as
+        # given (a document's own cosine); the score is shift-invariant, and centring each block keeps it
+        # exact under large offsets
+        D2 = None if is_sparse(X) else pairwise_sq_dists(centred(X))
+        W = knn_graph(X, n_neighbors=self.n_neighbors_, weight=self.weight, sigma=self.sigma, D2=D2)
         native = per_column(X, lambda block: laplacian_score(centred(block), W))
         self.laplacian_scores_ = self._to_full(native, np.nan)
         return -native

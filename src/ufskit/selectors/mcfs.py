@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from ..blas import single_threaded_blas
-from ..graph import knn_graph
+from ..graph import knn_graph, pairwise_sq_dists
 from ..lasso_path import lasso_lars_at_cardinalities, use_gram
 from ..sparse_input import CentredSparse, is_sparse
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
@@ -80,8 +80,11 @@ class MCFS(ScoreSelector):
     features with cardinality c for every c in the list, and
     ``scores_``/``coef_`` are those of the largest.
 
-    X is centred first (an intercept), so that an offset on a column changes
-    nothing; z-scored data is centred already. MCFS is scale-sensitive (a
+    The kNN graph is built on X as given: distances do not depend on an
+    offset, and ``weight="cosine"`` takes the samples' own cosines (Cai's
+    ``constructW``; for documents, the tf-idf cosine). The regressions run on
+    the centred X (an intercept), so that with heat or binary weights an
+    offset on a column changes nothing; z-scored data is centred already. MCFS is scale-sensitive (a
     column's coefficient grows as the column shrinks): column ranges
     differing by more than 1e3x give a ``ScaleWarning`` (``ScoreSelector``). Sparse X is centred
     implicitly (``sparse_input.CentredSparse``: X - 1 mu' is never formed).
@@ -140,10 +143,13 @@ class MCFS(ScoreSelector):
         self.n_neighbors_ = resolve_n_neighbors(self.n_neighbors, n)
         cardinalities = self._cardinalities(X.shape[1])
         sparse = is_sparse(X)
+        # the regressions on the centred X; the graph's neighbours and heat weights from its distances, cosine
+        # weights from the samples as given (a document's own cosine, as in Cai's code)
+        raw = X
         if not sparse:
             X = centred(X)
-        W = knn_graph(CentredSparse(X) if sparse else X, n_neighbors=self.n_neighbors_, weight=self.weight,
-                      sigma=self.sigma)
+        W = knn_graph(raw, n_neighbors=self.n_neighbors_, weight=self.weight, sigma=self.sigma,
+                      D2=None if sparse else pairwise_sq_dists(X))
         # the LARS tolerances are absolute: run it on X scaled by a power of 2 (exact) to unit RMS, then
         # undo the scale on the coefficients (the embedding does not depend on a global scale)
         scale = power_of_two(np.sqrt(np.mean(column_variances(X) if sparse else X**2)))
