@@ -150,6 +150,36 @@ def all_selectors_block(table: pd.DataFrame, folder: Path) -> str:
     return all_selectors_table(table, folder / "all_selectors")
 
 
+def tuned_table(table: pd.DataFrame, folder: Path) -> str:
+    """The tuned variant (``reference/all_selectors_tuned/``): per method its G and, per label metric, on how many
+    datasets its best setting is better / not distinguishable / worse than Random's best of G."""
+    from ufskit.papers import benchmark as B
+    from ufskit.papers import tuned
+
+    record = json.loads((folder / "all_selectors_tuned" / "provenance.json").read_text())
+    counts = tuned.verdict_counts(table).set_index(["method", "metric"])
+    metrics = [m for m in B.LABEL_METRICS if m in set(table["metric"])]
+    majority = dict.fromkeys(metrics, 0)
+    rows = []
+    for method, of in table.groupby("method", sort=True):
+        row = [method, str(of["G"].iloc[0])]
+        for metric in metrics:
+            c = counts.loc[(method, metric)]
+            cell = " / ".join(str(int(c[v])) for v in tuned.VERDICTS)
+            if c["better"] > c["datasets"] / 2:
+                cell, majority[metric] = f"**{cell}**", majority[metric] + 1
+            row.append(cell)
+        rows.append(row)
+    n = table["method"].nunique()
+    head = (f"Run of {record['date']}, commit `{record['git_commit'][:10]}`; {table['dataset'].nunique()} "
+            "low-dimensional datasets. Each cell: datasets where the method's best setting of its grid of G is "
+            f"better / not distinguishable / worse than Random's best of G draws (beyond {tuned.MARGIN:g} standard "
+            "deviations of one try); **bold**: better on a majority.")
+    tally = "; ".join(f"{B.METRIC_LABELS[m]} {majority[m]} of {n}" for m in metrics)
+    return (head + "\n\n" + markdown(["method", "G"] + [B.METRIC_LABELS[m] for m in metrics], rows)
+            + f"\n\nTuned methods better than Random tuned the same way on a majority of datasets: {tally}.")
+
+
 def replace_block(text: str, name: str, body: str) -> str:
     """``text`` with the block ``<!-- run:name -->`` ... ``<!-- /run:name -->`` holding ``body``."""
     pattern = re.compile(rf"(<!-- run:{name} -->\n).*?(<!-- /run:{name} -->)", re.S)
@@ -163,6 +193,7 @@ BLOCKS = [  # (page, block, file of the reference, table maker)
     ("docs/results.md", "scorecard", "scorecard.csv", scorecard_table),
     ("README.md", "status", "scorecard.csv", status_table),
     ("docs/results.md", "all-selectors", "all_selectors/vs_random.csv", all_selectors_block),
+    ("docs/results.md", "all-selectors-tuned", "all_selectors_tuned/tuned.csv", tuned_table),
 ]
 
 

@@ -14,10 +14,11 @@ from conftest import ROOT
 
 pytestmark = pytest.mark.workflow
 
-RUN = "run=[smoke_benchmark_lowdim,smoke_benchmark_highdim]"
+RUN = "run=[smoke_benchmark_lowdim,smoke_benchmark_highdim,smoke_tuned]"
 
 
 def test_benchmark_smoke_builds_summary_ranks_heatmap_and_statistics(tmp_path, mirror):
+    """Also the tuned-against-chance unit beside it (smoke_tuned: two grids of two settings, Random's 4 draws)."""
     # CLL-SUB-111 is listed but excluded (as offline runs do): it must stay in the tables as "not obtained"
     extra = tmp_path / "extra.yaml"
     extra.write_text("data:\n  exclude:\n    CLL-SUB-111: not in the mirror\n"
@@ -92,3 +93,16 @@ def test_benchmark_smoke_builds_summary_ranks_heatmap_and_statistics(tmp_path, m
     assert (vs["draws"] == 4).all() and (vs["random_p05"] <= vs["random_p95"]).all()
     assert len(vs.query("dataset == 'wine'")) == 10 * 8 and "fit_seconds" not in set(vs["metric"])
     assert "# Cross-paper benchmark: every method against Random" in (out / "vs_random.md").read_text()
+
+    # tuned against chance: each grid method's best of its 2 settings beside Random's best of 2 of its 4 draws
+    tuned = pd.read_csv(tmp_path / "results/smoke_tuned_report/tuned.csv")
+    assert set(tuned["method"]) == {"LLCFS", "InfFS"} and set(tuned["metric"]) == {"kmeans_acc", "kmeans_nmi", "knn_acc"}
+    assert (tuned["G"] == 2).all() and (tuned["groups"] == 2).all() and set(tuned["verdict"]) <= {
+        "better", "not distinguishable", "worse"}
+    runs = pd.read_parquet(tmp_path / "results/smoke_tuned/metrics.parquet").query("metric == 'kmeans_acc'")
+    best = runs[runs["method"] == "InfFS"].groupby("params")["value"].mean().max()
+    assert tuned.query("method == 'InfFS' and metric == 'kmeans_acc'")["value"].item() == pytest.approx(best, rel=1e-5)
+    draws = runs[runs["method"] == "Random"].groupby("rep")["value"].mean().sort_values()
+    chance = tuned.query("method == 'InfFS' and metric == 'kmeans_acc'")["chance_best_of_g"].item()
+    assert draws.iloc[1] - 1e-9 <= chance <= draws.iloc[-1] + 1e-9  # a best of 2 of 4 draws: never the lowest
+    assert "| InfFS | 2 |" in (tmp_path / "results/smoke_tuned_report/tuned.md").read_text()

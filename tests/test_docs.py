@@ -162,3 +162,18 @@ def test_the_all_selector_table_counts_verdicts_and_majorities(tmp_path, monkeyp
     # Variance is trivial: its majority is shown but not counted among the selectors'
     assert text.endswith("on a majority of datasets: K-means ACC 1 of 2.")
 
+
+
+def test_the_tuned_table_counts_verdicts_per_label_metric(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    run_docs = load(ROOT / "benchmarks/run_docs.py")
+    verdicts = {"LLCFS": ["better", "better", "worse"], "InfFS": ["not distinguishable", "worse", "worse"]}
+    table = pd.DataFrame([{"dataset": d, "method": m, "G": 5, "metric": "kmeans_nmi", "verdict": v}
+                          for m, vs in verdicts.items() for d, v in zip(["wine", "zoo", "wdbc"], vs)])
+    (tmp_path / "all_selectors_tuned").mkdir()
+    (tmp_path / "all_selectors_tuned" / "provenance.json").write_text(json.dumps(
+        {"date": "2026-11-28", "git_commit": "0123456789abcdef"}))
+    text = run_docs.tuned_table(table, tmp_path)
+    assert text.startswith("Run of 2026-11-28, commit `0123456789`; 3 low-dimensional datasets.")
+    assert "| InfFS | 5 | 0 / 1 / 2 |" in text and "| LLCFS | 5 | **2 / 0 / 1** |" in text
+    assert text.endswith("on a majority of datasets: K-means NMI 1 of 2.")

@@ -29,8 +29,17 @@ def test_best_setting_against_the_expected_best_of_g_random_draws():
     assert table["chance_best_of_g"].iloc[0] == pytest.approx(0.165, abs=0.006)
     assert 0.01 < table["chance_std"].iloc[0] < 0.04  # max of 5 of 20 spaced 0.01 apart
     assert table.loc["Strong", "verdict"] == "better" and table.loc["Level", "verdict"] == "not distinguishable"
-    md = tuned.tuned_markdown(table.reset_index())
+    md = tuned.tuned_markdown(table.reset_index(), {"Strong": {"grid": {"beta": [1, 2, 3, 4, 5]}}})
     assert "| Level | 5 | 0 / 1 / 0 |" in md and "| Strong | 5 | **1 / 0 / 0** |" in md
+    assert "| a | Strong | 5 | K-means ACC | 0.3000 | beta=2 | 0.16" in md
+
+
+def test_a_setting_is_shown_by_the_parameters_its_grid_varies():
+    methods = {"LLCFS": {"selector": "LLCFS", "params": {"n_clusters": "n_classes", "max_iter": 5},
+                         "grid": {"beta": [0.01, 100.0]}}, "Random": {"selector": "Random", "reps": 4}}
+    assert tuned.grid_settings(methods) == {("LLCFS", "beta=0.01_max_iter=5_n_clusters=n_classes"): "beta=0.01",
+                                            ("LLCFS", "beta=100.0_max_iter=5_n_clusters=n_classes"): "beta=100.0",
+                                            ("Random", "default"): "default"}
 
 
 def test_the_same_identity_gives_the_same_chance_value():

@@ -76,14 +76,16 @@ def build(results: Path, out: Path, *, configs: list[Path], full_run: Path | Non
           repo: Path | None = None) -> dict:
     """Write ``out`` anew from ``results``: its outputs, ``full_run.csv`` and ``provenance.json``; their summary.
 
-    ``results`` is a finished run's results folder (it has the scorecard) or one benchmark report of it (it has
-    ``vs_random.csv``: ``results/all_selectors/`` of config/all_selectors.yaml, kept as ``reference/all_selectors``).
+    ``results`` is a finished run's results folder (it has the scorecard), one benchmark report of it (it has
+    ``vs_random.csv``: ``results/all_selectors/`` of config/all_selectors.yaml, kept as ``reference/all_selectors``)
+    or one tuned-against-chance report (``tuned.csv``: ``results/all_selectors_tuned/``).
     Raises ValueError when it is neither or the folder would pass ``MAX_MB``.
     """
     results, out = Path(results), Path(out)
-    if not any((results / name).is_file() for name in ("scorecard.csv", "vs_random.csv")):
-        raise ValueError(f"{results} has no scorecard.csv (a run's results/) and no vs_random.csv (a benchmark "
-                         "report such as results/all_selectors/): build the default target (the scorecard) first.")
+    if not any((results / name).is_file() for name in ("scorecard.csv", "vs_random.csv", "tuned.csv")):
+        raise ValueError(f"{results} has no scorecard.csv (a run's results/), no vs_random.csv (a benchmark report "
+                         "such as results/all_selectors/) and no tuned.csv (a tuned-against-chance report): build "
+                         "the default target (the scorecard) first.")
     if full_run is not None and not Path(full_run).is_file():
         raise ValueError(f"--full-run: {full_run} does not exist (benchmarks/full_run.py writes results/full_run.csv).")
     files = output_files(results)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ... import chance as C
+from ...experiments import expand_grid, params_slug
 from ...results import higher_is_better
 from ...seeds import derive_seed
 from ...tables import markdown_table
@@ -70,7 +71,7 @@ def tuned_versus_chance(metrics: pd.DataFrame, *, identity: str) -> pd.DataFrame
                 ref = chance.loc[metric]
                 rows.append({"dataset": dataset, "method": method, "G": g, "reps": reps, "metric": metric,
                              "value": best[setting], "setting": setting,
-                             **{c: ref[c] for c in [*C.COLUMNS, "groups"]},
+                             **{c: ref[c] for c in C.COLUMNS}, "groups": int(ref["groups"]),
                              "verdict": verdict(best[setting], ref["chance_best_of_g"], ref["chance_std"], metric)})
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -81,8 +82,19 @@ def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
     return counts.reindex(columns=list(VERDICTS), fill_value=0).assign(datasets=counts.sum(axis=1)).reset_index()
 
 
-def tuned_markdown(table: pd.DataFrame, heading: str = TITLE) -> str:
-    """The report: the verdict counts per method and metric (bold: better on a majority), then every value."""
+def grid_settings(methods: dict) -> dict[tuple[str, str], str]:
+    """(method, its run's ``params`` text) -> the part its grid varies ('beta=0.01'), for ``methods`` (config)."""
+    shown = {}
+    for label, spec in methods.items():
+        grid = spec.get("grid") or {}
+        for params in expand_grid(spec.get("params"), grid):
+            shown[label, params_slug(params)] = params_slug({k: params[k] for k in grid})
+    return shown
+
+
+def tuned_markdown(table: pd.DataFrame, methods: dict, heading: str = TITLE) -> str:
+    """The report: the verdict counts per method and metric (bold: better on a majority), then every value, its
+    setting shown by what the method's grid (config ``methods``) varies."""
     metrics = [m for m in LABEL_METRICS if m in set(table["metric"])]
     counts = verdict_counts(table).set_index(["method", "metric"])
     summary = []
@@ -94,18 +106,24 @@ def tuned_markdown(table: pd.DataFrame, heading: str = TITLE) -> str:
             cell = f"{c['better']} / {c['not distinguishable']} / {c['worse']}"
             row[METRIC_LABELS[metric]] = f"**{cell}**" if c["better"] > c["datasets"] / 2 else cell
         summary.append(row)
-    detail = table.assign(
-        metric=table["metric"].map(METRIC_LABELS), value=table["value"].map("{:.4f}".format),
-        chance=[f"{m:.4f} ± {s:.4f}" for m, s in zip(table["chance_best_of_g"], table["chance_std"], strict=True)])
+    shown = grid_settings(methods)
+    detail = pd.DataFrame({
+        "dataset": table["dataset"], "method": table["method"], "G": table["G"].astype(str),
+        "metric": table["metric"].map(METRIC_LABELS), "value": table["value"].map("{:.4f}".format),
+        "best setting": [shown.get(key, key[1]) for key in zip(table["method"], table["setting"], strict=True)],
+        "Random, best of G": [f"{m:.4f} ± {s:.4f}" for m, s in zip(table["chance_best_of_g"], table["chance_std"],
+                                                                    strict=True)],
+        "verdict": table["verdict"]})
     n = table["dataset"].nunique()
     return (
         f"# {heading}\n\nPer method and label metric, on how many of the {n} datasets its best setting of G (chosen "
         "with the labels) is better than / not distinguishable from / worse than Random's best of G random feature "
-        f"orders: more than {MARGIN:g} standard deviations of one such try beyond its mean. Bold: better on a "
-        "majority of the datasets.\n\n" + markdown_table(pd.DataFrame(summary))
-        + "\n## Every value\n\nvalue: the best setting's summary (mean over the evaluated counts); chance: Random's "
-        f"best of G, mean ± standard deviation of one try ({C.ESTIMATOR_NOTE}).\n\n"
-        + markdown_table(detail, ["dataset", "method", "G", "metric", "value", "setting", "chance", "verdict"])
+        f"orders: beyond {MARGIN:g} standard deviations of one such try from its mean. Bold: better on a majority "
+        "of the datasets.\n\n" + markdown_table(pd.DataFrame(summary))
+        + "\n## Every value\n\nvalue: the best setting's summary (the mean over the evaluated counts). Random, "
+        "best of G: the mean over every group of random partitions of the dataset's Random draws into groups of G, "
+        "± the standard deviation of one try (the mean's standard error is in tuned.csv).\n\n"
+        + markdown_table(detail)
     )
 
 

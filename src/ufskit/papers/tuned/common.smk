@@ -9,6 +9,15 @@ def tuned_metric_tables(wildcards):
     return [f"results/{name}/metrics.parquet" for name in names]
 
 
+def tuned_methods(wildcards):
+    """The methods (config entries) of the tuned experiments of report folder `report`."""
+    methods = {}
+    for name in report_experiments(wildcards.report):
+        if config["experiments"][name]["paper"] == "tuned":
+            methods.update(config["experiments"][name]["methods"])
+    return methods
+
+
 def tuned_targets(report):
     return [f"results/{report}/tuned.{ext}" for ext in ("csv", "md", "html")]
 

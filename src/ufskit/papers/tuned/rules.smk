@@ -20,5 +20,6 @@ rule tuned_vs_chance:
         ENV
     params:
         run=report_run,
+        methods=tuned_methods,
     script:
         "scripts/tuned_vs_chance.py"
