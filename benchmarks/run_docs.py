@@ -103,6 +103,18 @@ def status_table(card: pd.DataFrame, folder: Path) -> str:
                                       "claims: hold / partly / do not hold", "fidelity"], rows)
 
 
+def run_time(folder: Path) -> str:
+    """A run's time: the total wall of its ``full_run.csv`` (benchmarks/full_run.py), else the sum of its jobs'
+    times from ``job_times.csv`` (benchmarks/job_times.py: a run made of several invocations)."""
+    if (folder / "full_run.csv").exists():
+        return pd.read_csv(folder / "full_run.csv", keep_default_na=False).set_index("part").at["total", "wall"]
+    if (folder / "job_times.csv").exists():
+        total = pd.read_csv(folder / "job_times.csv").set_index("kind").loc["total"]
+        hours, minutes = divmod(round(total["job_seconds"] / 60), 60)
+        return f"{int(total['jobs']):,} jobs taking {hours} h {minutes} min of one core each"
+    return "run time not recorded"
+
+
 def all_selectors_table(table: pd.DataFrame, folder: Path) -> str:
     """The benchmark of every selector against Random (``reference/all_selectors/``): which run, then per method
     and metric on how many datasets it is better / not distinguishable / worse than Random (Holm), and per
@@ -133,10 +145,7 @@ def all_selectors_table(table: pd.DataFrame, folder: Path) -> str:
             row.append(cell)
         rows.append(row)
     n_selectors = len([m for m in methods if m != TRIVIAL])
-    times = folder / "full_run.csv"
-    wall = (pd.read_csv(times, keep_default_na=False).set_index("part").at["total", "wall"] if times.exists()
-            else "run time not recorded")
-    head = (f"Run of {record['date']}, commit `{record['git_commit'][:10]}`, {wall} on {machine['cores']} cores "
+    head = (f"Run of {record['date']}, commit `{record['git_commit'][:10]}`, {run_time(folder)} on {machine['cores']} cores "
             f"({machine['cpu']}, OpenBLAS {machine['blas_kernel']} kernel); {table['dataset'].nunique()} datasets. "
             "Each cell: datasets where the method is better / not distinguishable / worse than Random (Holm-corrected "
             "p < 0.05); **bold**: better on a majority of the datasets it ran on.")

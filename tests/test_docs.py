@@ -161,6 +161,11 @@ def test_the_all_selector_table_counts_verdicts_and_majorities(tmp_path, monkeyp
     assert "| LS | **2 / 0 / 1** |" in text and "| SPEC | 1 / 1 / 1 |" in text and "| Variance | **3 / 0 / 0** |" in text
     # Variance is trivial: its majority is shown but not counted among the selectors'
     assert text.endswith("on a majority of datasets: K-means ACC 1 of 2.")
+    # a run made of several invocations states the sum of its jobs' times (benchmarks/job_times.py)
+    pd.DataFrame({"kind": ["select", "total"], "jobs": [1500, 1500], "job_seconds": [30000.0, 30000.0]}).to_csv(
+        tmp_path / "job_times.csv", index=False)
+    assert run_docs.all_selectors_table(table, tmp_path).startswith(
+        "Run of 2026-11-28, commit `0123456789`, 1,500 jobs taking 8 h 20 min of one core each on 2 cores")
 
 
 
