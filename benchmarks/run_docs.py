@@ -165,7 +165,8 @@ def tuned_table(table: pd.DataFrame, folder: Path) -> str:
     from ufskit.papers import benchmark as B
     from ufskit.papers import tuned
 
-    record = json.loads((folder / "all_selectors_tuned" / "provenance.json").read_text())
+    folder = folder / "all_selectors_tuned"
+    record = json.loads((folder / "provenance.json").read_text())
     counts = tuned.verdict_counts(table).set_index(["method", "metric"])
     metrics = [m for m in B.LABEL_METRICS if m in set(table["metric"])]
     majority = dict.fromkeys(metrics, 0)
@@ -180,8 +181,8 @@ def tuned_table(table: pd.DataFrame, folder: Path) -> str:
             row.append(cell)
         rows.append(row)
     n = table["method"].nunique()
-    head = (f"Run of {record['date']}, commit `{record['git_commit'][:10]}`; {table['dataset'].nunique()} "
-            "low-dimensional datasets. Each cell: datasets where the method's best setting of its grid of G is "
+    head = (f"Run of {record['date']}, commit `{record['git_commit'][:10]}`, {run_time(folder)}; "
+            f"{table['dataset'].nunique()} low-dimensional datasets. Each cell: datasets where the method's best setting of its grid of G is "
             f"better / not distinguishable / worse than Random's best of G draws (beyond {tuned.MARGIN:g} standard "
             "deviations of one try); **bold**: better on a majority.")
     tally = "; ".join(f"{B.METRIC_LABELS[m]} {majority[m]} of {n}" for m in metrics)

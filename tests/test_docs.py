@@ -179,6 +179,6 @@ def test_the_tuned_table_counts_verdicts_per_label_metric(tmp_path, monkeypatch)
     (tmp_path / "all_selectors_tuned" / "provenance.json").write_text(json.dumps(
         {"date": "2026-11-28", "git_commit": "0123456789abcdef"}))
     text = run_docs.tuned_table(table, tmp_path)
-    assert text.startswith("Run of 2026-11-28, commit `0123456789`; 3 low-dimensional datasets.")
+    assert text.startswith("Run of 2026-11-28, commit `0123456789`, run time not recorded; 3 low-dimensional datasets.")
     assert "| InfFS | 5 | 0 / 1 / 2 |" in text and "| LLCFS | 5 | **2 / 0 / 1** |" in text
     assert text.endswith("on a majority of datasets: K-means NMI 1 of 2.")
