@@ -75,11 +75,18 @@ def test_the_all_selector_overlay_runs_every_registered_selector_in_every_family
 
     config = load_config(ROOT, ROOT / "config/all_selectors.yaml")
     families = {n: e for n, e in config["experiments"].items() if e["paper"] == "benchmark"}
-    assert sorted(config["run"]) == sorted(families)
+    tuned = {n: e for n, e in config["experiments"].items() if e["paper"] == "tuned"}
+    assert sorted(config["run"]) == sorted([*families, *tuned])
     for name, exp in families.items():
         used = {spec["selector"] for spec in exp["methods"].values()}
         assert used == set(SELECTORS), f"{name} misses {set(SELECTORS) - used}"
         assert exp["report_dir"] == "all_selectors" and exp["methods"]["Random"]["reps"] == 20
+    # beside them, the grid methods tuned with the labels on the low-dimensional family, against Random's best of G
+    (exp,) = tuned.values()
+    assert exp["datasets"] == families["benchmark_lowdim"]["datasets"] and exp["report_dir"] == "all_selectors_tuned"
+    grids = {label: spec["grid"] for label, spec in exp["methods"].items() if label != "Random"}
+    assert all(len(values) == 5 for grid in grids.values() for values in grid.values())
+    assert exp["methods"]["Random"]["reps"] >= 2 * 5 and set(exp["metrics"]) == {"kmeans", "knn"}
 
 
 def test_diagonal_bars_do_not_reach_hera():
