@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.linalg
+import scipy.sparse.linalg as spla
 from numpy.testing import assert_allclose, assert_array_equal
 from selector_checks import (
     assert_deterministic,
@@ -94,6 +95,26 @@ def test_shift_invert_eigensolver_equals_lapack(rng, monkeypatch):
     monkeypatch.setattr(udfs_module, "robust_eigh", None)  # LAPACK must not be what answers
     W_si = ShiftInvertSpectrum(U @ U.T).smallest(shift, 4, v0=np.ones(d))
     assert_allclose(np.abs(W_si.T @ W_dense), np.eye(4), atol=1e-9)  # same eigenvectors up to sign
+
+
+def _unconverged(*args, **kwargs):
+    raise spla.ArpackNoConvergence("no convergence", np.empty(0), np.empty((0, 0)))
+
+
+def test_an_unconverged_lanczos_hands_over_to_lapack(rng, monkeypatch):
+    """ARPACK at tol = 0 may never converge on a near-degenerate spectrum (20NewsgroupA's SOGFS): after
+    ARPACK_MAX_RESTARTS restarts the exact LAPACK answer is taken, on both shift-invert paths."""
+    d = udfs_module.SHIFT_INVERT_MIN_DIM + 8
+    U = rng.standard_normal((d, 40))
+    shift = rng.uniform(0.5, 50.0, d)
+    W_dense = DenseSpectrum(U @ U.T).smallest(shift, 4, v0=None)
+    monkeypatch.setattr(udfs_module.spla, "eigsh", _unconverged)
+    for W in (LowRankSpectrum(U).smallest(shift, 4, v0=np.ones(d)),
+              ShiftInvertSpectrum(U @ U.T).smallest(shift, 4, v0=np.ones(d))):
+        assert_allclose(np.abs(W.T @ W_dense), np.eye(4), atol=1e-9)
+    monkeypatch.setattr(udfs_module, "DENSE_FALLBACK_MAX_DIM", d - 1)
+    with pytest.raises(RuntimeError, match=f"did not converge in {udfs_module.ARPACK_MAX_RESTARTS} restarts.*{d} x {d}"):
+        LowRankSpectrum(U).smallest(shift, 4, v0=np.ones(d))
 
 
 def test_shift_invert_defers_to_lapack_when_m_is_indefinite(rng):

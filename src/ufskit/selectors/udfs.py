@@ -47,6 +47,12 @@ SHIFT_MARGIN = 1e-3
 # steps cost more than the tridiagonal reduction they save (crossover measured on COIL20's M: d = 256 eigh 3 ms,
 # Lanczos 4 ms; d = 512 eigh 14-19 ms, Lanczos 11-16 ms; d = 1024 eigh 94 ms, Lanczos 42 ms, one thread)
 SHIFT_INVERT_MIN_DIM = 512
+# ARPACK's restarts per shift-invert eigenproblem before the exact LAPACK answer is taken instead: a call needs 1
+# to 7 (21 to 119 products on 20NewsgroupB's SOGFS); at tol = 0 a near-degenerate spectrum can keep it from ever
+# converging (20NewsgroupA's SOGFS spent over 20 min in one call under ARPACK's own limit of 10 d restarts)
+ARPACK_MAX_RESTARTS = 300
+# LowRankSpectrum's exact fallback forms the d x d matrix: refused above this d (8 bytes x d^2: 3.2 GB)
+DENSE_FALLBACK_MAX_DIM = 20_000
 # lam = "auto": Yang's lambda = 1e3 for data of unit mean square (z-scored), scaled with X's square
 LAM_ON_UNIT_SCALE = 1e3
 
@@ -149,15 +155,22 @@ class DenseSpectrum:
         return float(np.einsum("ij,ij->", W, self.M @ W))
 
 
-def smallest_by_shift_invert(product, apply_inverse, sigma: float, d: int, n_clusters: int, v0):
+def smallest_by_shift_invert(product, apply_inverse, sigma: float, d: int, n_clusters: int, v0, exact):
     """The c eigenvectors with the smallest eigenvalues of the symmetric d x d operator A (``product``: v -> Av),
     all above sigma, by Lanczos on (A - sigma I)^-1 (``apply_inverse``), ascending.
 
-    Near sigma the largest eigenvalues of the inverse are well separated, so ARPACK needs few products.
+    Near sigma the largest eigenvalues of the inverse are well separated, so ARPACK needs few products. When it
+    has not converged after ``ARPACK_MAX_RESTARTS`` restarts, ``exact()`` (LAPACK on the d x d matrix) answers.
     """
     A = spla.LinearOperator((d, d), matvec=lambda v: product(v.ravel()), dtype=np.float64)
     Ainv = spla.LinearOperator((d, d), matvec=lambda v: apply_inverse(v.ravel()), dtype=np.float64)
-    values, vectors = spla.eigsh(A, k=n_clusters, sigma=sigma, OPinv=Ainv, which="LM", v0=v0, tol=0.0)
+    try:
+        values, vectors = spla.eigsh(A, k=n_clusters, sigma=sigma, OPinv=Ainv, which="LM", v0=v0, tol=0.0,
+                                     maxiter=ARPACK_MAX_RESTARTS)
+    except spla.ArpackNoConvergence:
+        logger.info("shift-invert Lanczos did not converge in %d restarts (d = %d): LAPACK answers",
+                    ARPACK_MAX_RESTARTS, d)
+        return exact()
     return vectors[:, np.argsort(values, kind="stable")]
 
 
@@ -184,7 +197,7 @@ class ShiftInvertSpectrum(DenseSpectrum):
             return super().smallest(shift, n_clusters, v0)
         return smallest_by_shift_invert(
             lambda v: self.M @ v + shift * v, lambda v: scipy.linalg.cho_solve(factor, v, check_finite=False),
-            sigma, d, n_clusters, v0)
+            sigma, d, n_clusters, v0, exact=lambda: super(ShiftInvertSpectrum, self).smallest(shift, n_clusters, v0))
 
 
 class LowRankSpectrum:
@@ -223,7 +236,17 @@ class LowRankSpectrum:
             return v - inv_diag * (U @ scipy.linalg.cho_solve(factor, U.T @ v, check_finite=False))
 
         return smallest_by_shift_invert(lambda v: shift * v + U @ (U.T @ v), apply_inverse, sigma, shift.size,
-                                        n_clusters, v0)
+                                        n_clusters, v0, exact=lambda: self._dense_smallest(shift, n_clusters))
+
+    def _dense_smallest(self, shift: np.ndarray, n_clusters: int) -> np.ndarray:
+        """The exact answer by LAPACK on diag(shift) + U U', formed (d x d); refused above DENSE_FALLBACK_MAX_DIM."""
+        d = shift.size
+        if d > DENSE_FALLBACK_MAX_DIM:
+            raise RuntimeError(f"the shift-invert Lanczos did not converge in {ARPACK_MAX_RESTARTS} restarts, and "
+                               f"its exact fallback would form a {d} x {d} matrix (limit {DENSE_FALLBACK_MAX_DIM}).")
+        A = self.U @ self.U.T
+        A[np.diag_indices_from(A)] += shift
+        return robust_eigh(A, n_clusters)[1]
 
     def quadratic(self, W: np.ndarray) -> float:
         UW = self.U.T @ W
