@@ -167,26 +167,15 @@ def tuned_table(table: pd.DataFrame, folder: Path) -> str:
 
     folder = folder / "all_selectors_tuned"
     record = json.loads((folder / "provenance.json").read_text())
-    counts = tuned.verdict_counts(table).set_index(["method", "metric"])
-    metrics = [m for m in B.LABEL_METRICS if m in set(table["metric"])]
-    majority = dict.fromkeys(metrics, 0)
-    rows = []
-    for method, of in table.groupby("method", sort=True):
-        row = [method, str(of["G"].iloc[0])]
-        for metric in metrics:
-            c = counts.loc[(method, metric)]
-            cell = " / ".join(str(int(c[v])) for v in tuned.VERDICTS)
-            if c["better"] > c["datasets"] / 2:
-                cell, majority[metric] = f"**{cell}**", majority[metric] + 1
-            row.append(cell)
-        rows.append(row)
+    rows = tuned.summary_rows(table)
+    majority = tuned.majority_better(table).groupby(level="metric").sum()
     n = table["method"].nunique()
     head = (f"Run of {record['date']}, commit `{record['git_commit'][:10]}`, {run_time(folder)}; "
-            f"{table['dataset'].nunique()} low-dimensional datasets. Each cell: datasets where the method's best setting of its grid of G is "
-            f"better / not distinguishable / worse than Random's best of G draws (beyond {tuned.MARGIN:g} standard "
-            "deviations of one try); **bold**: better on a majority.")
-    tally = "; ".join(f"{B.METRIC_LABELS[m]} {majority[m]} of {n}" for m in metrics)
-    return (head + "\n\n" + markdown(["method", "G"] + [B.METRIC_LABELS[m] for m in metrics], rows)
+            f"{table['dataset'].nunique()} low-dimensional datasets. Each cell: datasets where the method's best "
+            "setting of its grid of G is better / not distinguishable / worse than Random's best of G draws (beyond "
+            f"{tuned.MARGIN:g} standard deviations of one try); **bold**: better on a majority.")
+    tally = "; ".join(f"{B.METRIC_LABELS[m]} {int(majority[m])} of {n}" for m in B.LABEL_METRICS if m in majority)
+    return (head + "\n\n" + markdown(list(rows.columns), rows.values.tolist())
             + f"\n\nTuned methods better than Random tuned the same way on a majority of datasets: {tally}.")
 
 

@@ -92,20 +92,31 @@ def grid_settings(methods: dict) -> dict[tuple[str, str], str]:
     return shown
 
 
+def majority_better(table: pd.DataFrame) -> pd.Series:
+    """Per (method, metric): True when the method is better than Random's best of G on a majority of its datasets."""
+    counts = verdict_counts(table).set_index(["method", "metric"])
+    return counts["better"] > counts["datasets"] / 2
+
+
+def summary_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """A row per method: its G and, per label metric, 'better / not distinguishable / worse' dataset counts, bold
+    when better on a majority (the report's first table and docs/results.md's)."""
+    metrics = [m for m in LABEL_METRICS if m in set(table["metric"])]
+    counts = verdict_counts(table).set_index(["method", "metric"])
+    majority = majority_better(table)
+    rows = []
+    for method, of in table.groupby("method", sort=True):
+        row = {"method": method, "G": str(of["G"].iloc[0])}
+        for metric in metrics:
+            cell = " / ".join(str(int(counts.loc[(method, metric), v])) for v in VERDICTS)
+            row[METRIC_LABELS[metric]] = f"**{cell}**" if majority[(method, metric)] else cell
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def tuned_markdown(table: pd.DataFrame, methods: dict, heading: str = TITLE) -> str:
     """The report: the verdict counts per method and metric (bold: better on a majority), then every value, its
     setting shown by what the method's grid (config ``methods``) varies."""
-    metrics = [m for m in LABEL_METRICS if m in set(table["metric"])]
-    counts = verdict_counts(table).set_index(["method", "metric"])
-    summary = []
-    for method in sorted(set(table["method"])):
-        g = table.loc[table["method"] == method, "G"].iloc[0]
-        row = {"method": method, "G": str(g)}
-        for metric in metrics:
-            c = counts.loc[(method, metric)]
-            cell = f"{c['better']} / {c['not distinguishable']} / {c['worse']}"
-            row[METRIC_LABELS[metric]] = f"**{cell}**" if c["better"] > c["datasets"] / 2 else cell
-        summary.append(row)
     shown = grid_settings(methods)
     detail = pd.DataFrame({
         "dataset": table["dataset"], "method": table["method"], "G": table["G"].astype(str),
@@ -119,7 +130,7 @@ def tuned_markdown(table: pd.DataFrame, methods: dict, heading: str = TITLE) -> 
         f"# {heading}\n\nPer method and label metric, on how many of the {n} datasets its best setting of G (chosen "
         "with the labels) is better than / not distinguishable from / worse than Random's best of G random feature "
         f"orders: beyond {MARGIN:g} standard deviations of one such try from its mean. Bold: better on a majority "
-        "of the datasets.\n\n" + markdown_table(pd.DataFrame(summary))
+        "of the datasets.\n\n" + markdown_table(summary_rows(table))
         + "\n## Every value\n\nvalue: the best setting's summary (the mean over the evaluated counts). Random, "
         "best of G: the mean over every group of random partitions of the dataset's Random draws into groups of G, "
         "± the standard deviation of one try (the mean's standard error is in tuned.csv).\n\n"
