@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 import tracemalloc
 import warnings
@@ -79,11 +80,12 @@ def test_low_rank_start_step_equals_the_dense_one(rng, c):
     assert_allclose(LowRankSpectrum(U).start_row_norms(c), DenseSpectrum(U @ U.T).start_row_norms(c), atol=1e-10)
 
 
-def test_low_rank_eigensolver_equals_lapack(rng):
+def test_low_rank_eigensolver_equals_lapack(rng, monkeypatch):
     U = rng.standard_normal((200, 12))
     shift = rng.uniform(0.5, 50.0, 200)
-    W_low = LowRankSpectrum(U).smallest(shift, 4, v0=np.ones(200))
-    W_dense = DenseSpectrum(U @ U.T).smallest(shift, 4, v0=None)
+    W_dense = DenseSpectrum(U @ U.T).smallest(shift, 4)
+    monkeypatch.setattr(LowRankSpectrum, "_dense_smallest", None)  # Lanczos answers, and its check passes
+    W_low = LowRankSpectrum(U).smallest(shift, 4)
     assert_allclose(np.abs(W_low.T @ W_dense), np.eye(4), atol=1e-9)  # same eigenvectors up to sign
 
 
@@ -91,9 +93,9 @@ def test_shift_invert_eigensolver_equals_lapack(rng, monkeypatch):
     d = udfs_module.SHIFT_INVERT_MIN_DIM + 8  # large enough for the Cholesky path
     U = rng.standard_normal((d, 40))
     shift = rng.uniform(0.5, 50.0, d)
-    W_dense = DenseSpectrum(U @ U.T).smallest(shift, 4, v0=None)
+    W_dense = DenseSpectrum(U @ U.T).smallest(shift, 4)
     monkeypatch.setattr(udfs_module, "robust_eigh", None)  # LAPACK must not be what answers
-    W_si = ShiftInvertSpectrum(U @ U.T).smallest(shift, 4, v0=np.ones(d))
+    W_si = ShiftInvertSpectrum(U @ U.T).smallest(shift, 4)
     assert_allclose(np.abs(W_si.T @ W_dense), np.eye(4), atol=1e-9)  # same eigenvectors up to sign
 
 
@@ -107,14 +109,51 @@ def test_an_unconverged_lanczos_hands_over_to_lapack(rng, monkeypatch):
     d = udfs_module.SHIFT_INVERT_MIN_DIM + 8
     U = rng.standard_normal((d, 40))
     shift = rng.uniform(0.5, 50.0, d)
-    W_dense = DenseSpectrum(U @ U.T).smallest(shift, 4, v0=None)
+    W_dense = DenseSpectrum(U @ U.T).smallest(shift, 4)
     monkeypatch.setattr(udfs_module.spla, "eigsh", _unconverged)
-    for W in (LowRankSpectrum(U).smallest(shift, 4, v0=np.ones(d)),
-              ShiftInvertSpectrum(U @ U.T).smallest(shift, 4, v0=np.ones(d))):
+    for W in (LowRankSpectrum(U).smallest(shift, 4),
+              ShiftInvertSpectrum(U @ U.T).smallest(shift, 4)):
         assert_allclose(np.abs(W.T @ W_dense), np.eye(4), atol=1e-9)
     monkeypatch.setattr(udfs_module, "DENSE_FALLBACK_MAX_DIM", d - 1)
     with pytest.raises(RuntimeError, match=f"did not converge in {udfs_module.ARPACK_MAX_RESTARTS} restarts.*{d} x {d}"):
-        LowRankSpectrum(U).smallest(shift, 4, v0=np.ones(d))
+        LowRankSpectrum(U).smallest(shift, 4)
+
+
+def _skipping_the_smallest(A, k, **kwargs):
+    """What Lanczos returns when its start vector misses the smallest eigenvector: true eigenpairs 2 .. k + 1."""
+    values, vectors = np.linalg.eigh(A @ np.eye(A.shape[0]))
+    return values[1:k + 1], vectors[:, 1:k + 1]
+
+
+def test_a_lanczos_answer_that_skips_an_eigenvalue_is_caught_by_inertia(rng, monkeypatch, caplog):
+    """Converged Ritz pairs that are true eigenpairs yet not the smallest (Brain_Tumor2's UDFS at a structured
+    start vector): the check sees the missed one (Sylvester's count on the low-rank path, a Cholesky factor with
+    the found pairs moved up on the dense one), and the exact LAPACK answer is taken on both paths."""
+    d = udfs_module.SHIFT_INVERT_MIN_DIM + 8
+    U = rng.standard_normal((d, 40))
+    shift = rng.uniform(0.5, 50.0, d)
+    W_dense = DenseSpectrum(U @ U.T).smallest(shift, 4)
+    monkeypatch.setattr(udfs_module.spla, "eigsh", _skipping_the_smallest)
+    caplog.set_level(logging.INFO, logger="ufskit.selectors.udfs")
+    for W in (LowRankSpectrum(U).smallest(shift, 4), ShiftInvertSpectrum(U @ U.T).smallest(shift, 4)):
+        assert_allclose(np.abs(W.T @ W_dense), np.eye(4), atol=1e-9)
+    assert caplog.text.count("skipped an eigenvalue below its c-th") == 2
+
+
+def test_repeated_eigenvalues_of_the_diagonal_plus_low_rank_matrix(rng):
+    """Rows of U that are zero make e_i eigenvectors with eigenvalue shift_i; repeated shifts make them
+    multiple (Brain_Tumor2's UDFS: one eigenvalue 5-fold). The c found span eigenvalues as small as LAPACK's."""
+    d, r, c = 600, 20, 4
+    U = rng.standard_normal((d, r))
+    U[:10] = 0.0
+    shift = rng.uniform(1.0, 2.0, d)
+    shift[:10] = 0.5  # 10-fold eigenvalue 0.5 at the bottom, then a gap
+    shift[10:13] = 0.3  # below it, coupled to U
+    A = U @ U.T + np.diag(shift)
+    exact = np.linalg.eigvalsh(A)[:c].sum()
+    for W in (LowRankSpectrum(U).smallest(shift, c), ShiftInvertSpectrum(U @ U.T).smallest(shift, c)):
+        assert_allclose(W.T @ W, np.eye(c), atol=1e-10)
+        assert np.trace(W.T @ A @ W) == pytest.approx(exact, rel=1e-10)
 
 
 def test_shift_invert_defers_to_lapack_when_m_is_indefinite(rng):
@@ -123,8 +162,8 @@ def test_shift_invert_defers_to_lapack_when_m_is_indefinite(rng):
     U = rng.standard_normal((d, 10))
     M = U @ U.T - np.diag(rng.uniform(0.0, 2.0, d))
     shift = rng.uniform(0.5, 5.0, d)
-    assert_allclose(ShiftInvertSpectrum(M).smallest(shift, 3, v0=np.ones(d)),
-                    DenseSpectrum(M).smallest(shift, 3, v0=None), atol=1e-12)
+    assert_allclose(ShiftInvertSpectrum(M).smallest(shift, 3),
+                    DenseSpectrum(M).smallest(shift, 3), atol=1e-12)
 
 
 @pytest.mark.parametrize("gamma", [1e-3, 1.0])

@@ -53,6 +53,11 @@ SHIFT_INVERT_MIN_DIM = 512
 ARPACK_MAX_RESTARTS = 300
 # LowRankSpectrum's exact fallback forms the d x d matrix: refused above this d (8 bytes x d^2: 3.2 GB)
 DENSE_FALLBACK_MAX_DIM = 20_000
+# Lanczos starts from a fixed pseudo-random vector: a structured start (the previous row norms) can be nearly
+# orthogonal to wanted eigenvectors, and Lanczos then misses them (Brain_Tumor2's UDFS: 3 of 4 wrong at tol 0)
+LANCZOS_START_SEED = 0
+# the Ritz values count as all eigenvalues below the c-th when the inertia count agrees this far below it
+INERTIA_MARGIN = 1e-9
 # lam = "auto": Yang's lambda = 1e3 for data of unit mean square (z-scored), scaled with X's square
 LAM_ON_UNIT_SCALE = 1e3
 
@@ -145,8 +150,8 @@ class DenseSpectrum:
         values, vectors = robust_eigh(self.M)
         return _start_row_norms(values, vectors, n_clusters)
 
-    def smallest(self, shift: np.ndarray, n_clusters: int, v0: np.ndarray) -> np.ndarray:
-        """The c eigenvectors of M + diag(shift) with the smallest eigenvalues (v0 unused)."""
+    def smallest(self, shift: np.ndarray, n_clusters: int) -> np.ndarray:
+        """The c eigenvectors of M + diag(shift) with the smallest eigenvalues."""
         A = self.M.copy()
         A[np.diag_indices_from(A)] += shift
         return robust_eigh(A, n_clusters)[1]
@@ -155,15 +160,21 @@ class DenseSpectrum:
         return float(np.einsum("ij,ij->", W, self.M @ W))
 
 
-def smallest_by_shift_invert(product, apply_inverse, sigma: float, d: int, n_clusters: int, v0, exact):
+def smallest_by_shift_invert(product, apply_inverse, sigma: float, d: int, n_clusters: int, only_these_below,
+                             exact):
     """The c eigenvectors with the smallest eigenvalues of the symmetric d x d operator A (``product``: v -> Av),
     all above sigma, by Lanczos on (A - sigma I)^-1 (``apply_inverse``), ascending.
 
-    Near sigma the largest eigenvalues of the inverse are well separated, so ARPACK needs few products. When it
-    has not converged after ``ARPACK_MAX_RESTARTS`` restarts, ``exact()`` (LAPACK on the d x d matrix) answers.
+    Near sigma the largest eigenvalues of the inverse are well separated, so ARPACK needs few products. Lanczos
+    can converge to eigenvalues yet skip smaller ones its start vector barely touches, so the answer is
+    checked: ``only_these_below(mu, values, vectors)`` says whether A has no eigenvalue below mu (just under
+    the c-th Ritz value) besides the Ritz pairs found there. When it has, or ARPACK has not converged after
+    ``ARPACK_MAX_RESTARTS`` restarts, ``exact()`` (LAPACK on the d x d matrix) answers. Eigenvalues tied with
+    the c-th leave W free within their eigenspace; any basis found is as optimal as another.
     """
     A = spla.LinearOperator((d, d), matvec=lambda v: product(v.ravel()), dtype=np.float64)
     Ainv = spla.LinearOperator((d, d), matvec=lambda v: apply_inverse(v.ravel()), dtype=np.float64)
+    v0 = np.random.default_rng(LANCZOS_START_SEED).standard_normal(d)
     try:
         values, vectors = spla.eigsh(A, k=n_clusters, sigma=sigma, OPinv=Ainv, which="LM", v0=v0, tol=0.0,
                                      maxiter=ARPACK_MAX_RESTARTS)
@@ -171,7 +182,14 @@ def smallest_by_shift_invert(product, apply_inverse, sigma: float, d: int, n_clu
         logger.info("shift-invert Lanczos did not converge in %d restarts (d = %d): LAPACK answers",
                     ARPACK_MAX_RESTARTS, d)
         return exact()
-    return vectors[:, np.argsort(values, kind="stable")]
+    order = np.argsort(values, kind="stable")
+    values, vectors = values[order], vectors[:, order]
+    mu = values[-1] - INERTIA_MARGIN * abs(values[-1])
+    below = values < mu
+    if not only_these_below(mu, values[below], vectors[:, below]):
+        logger.info("shift-invert Lanczos skipped an eigenvalue below its c-th (d = %d): LAPACK answers", d)
+        return exact()
+    return vectors
 
 
 class ShiftInvertSpectrum(DenseSpectrum):
@@ -184,20 +202,31 @@ class ShiftInvertSpectrum(DenseSpectrum):
     c >= d - 1 (beyond ARPACK) or when rounding makes M + diag(shift - sigma) indefinite, LAPACK decides.
     """
 
-    def smallest(self, shift: np.ndarray, n_clusters: int, v0: np.ndarray) -> np.ndarray:
+    def smallest(self, shift: np.ndarray, n_clusters: int) -> np.ndarray:
         d = shift.size
         if d < SHIFT_INVERT_MIN_DIM or n_clusters >= d - 1:
-            return super().smallest(shift, n_clusters, v0)
+            return super().smallest(shift, n_clusters)
         sigma = (1.0 - SHIFT_MARGIN) * shift.min()
         B = self.M.copy()
         B[np.diag_indices_from(B)] += shift - sigma
         try:
             factor = scipy.linalg.cho_factor(B, lower=True, check_finite=False)
         except np.linalg.LinAlgError:
-            return super().smallest(shift, n_clusters, v0)
+            return super().smallest(shift, n_clusters)
+
+        def only_these_below(mu, values, vectors):
+            """A - mu I with the found eigenvalues moved above mu is positive definite iff none other is below."""
+            C = B + (vectors * (2.0 * (mu - values))) @ vectors.T
+            C[np.diag_indices_from(C)] += sigma - mu
+            try:
+                scipy.linalg.cholesky(C, lower=True, overwrite_a=True, check_finite=False)
+            except np.linalg.LinAlgError:
+                return False
+            return True
+
         return smallest_by_shift_invert(
             lambda v: self.M @ v + shift * v, lambda v: scipy.linalg.cho_solve(factor, v, check_finite=False),
-            sigma, d, n_clusters, v0, exact=lambda: super(ShiftInvertSpectrum, self).smallest(shift, n_clusters, v0))
+            sigma, d, n_clusters, only_these_below, exact=lambda: super(ShiftInvertSpectrum, self).smallest(shift, n_clusters))
 
 
 class LowRankSpectrum:
@@ -214,7 +243,7 @@ class LowRankSpectrum:
         null_rows = np.clip(1.0 - row_sq_norms(Y), 0.0, 1.0)
         return _start_row_norms(s2[keep], Y, n_clusters, null_rows=null_rows, null_count=d - int(keep.sum()))
 
-    def smallest(self, shift: np.ndarray, n_clusters: int, v0: np.ndarray) -> np.ndarray:
+    def smallest(self, shift: np.ndarray, n_clusters: int) -> np.ndarray:
         """The c smallest eigenvectors of A = diag(shift) + U U' (shift > 0) by shift-invert Lanczos.
 
         Every eigenvalue of A is >= min(shift) (U U' is semidefinite), so with
@@ -222,7 +251,10 @@ class LowRankSpectrum:
         S = diag(shift - sigma) > 0, stays positive definite and its inverse is
         S^-1 - S^-1 U (I + U' S^-1 U)^-1 U' S^-1 (Woodbury): one r x r Cholesky
         factor, then O(d r) per product. The smallest eigenvalues of A are the
-        largest of (A - sigma I)^-1, and the shift spreads them apart.
+        largest of (A - sigma I)^-1, and the shift spreads them apart. The
+        check costs O(d r^2): A - mu I has as many negative eigenvalues
+        as diag(shift) - mu I, less those of I + U' (diag(shift) - mu I)^-1 U
+        (the two Schur complements of [[diag(shift) - mu I, U], [U', -I]]).
         """
         U = self.U
         sigma = (1.0 - SHIFT_MARGIN) * shift.min()
@@ -235,8 +267,17 @@ class LowRankSpectrum:
             v = inv_diag * v
             return v - inv_diag * (U @ scipy.linalg.cho_solve(factor, U.T @ v, check_finite=False))
 
+        def only_these_below(mu, values, vectors):
+            """Sylvester's count of A's eigenvalues below mu equals the Ritz values found there."""
+            gaps = shift - mu
+            if not gaps.all():
+                return only_these_below(np.nextafter(mu, -np.inf), values, vectors)
+            core = U.T @ (U / gaps[:, None])
+            core[np.diag_indices_from(core)] += 1.0
+            return int((gaps < 0).sum()) - int((np.linalg.eigvalsh(core) < 0).sum()) == values.size
+
         return smallest_by_shift_invert(lambda v: shift * v + U @ (U.T @ v), apply_inverse, sigma, shift.size,
-                                        n_clusters, v0, exact=lambda: self._dense_smallest(shift, n_clusters))
+                                        n_clusters, only_these_below, exact=lambda: self._dense_smallest(shift, n_clusters))
 
     def _dense_smallest(self, shift: np.ndarray, n_clusters: int) -> np.ndarray:
         """The exact answer by LAPACK on diag(shift) + U U', formed (d x d); refused above DENSE_FALLBACK_MAX_DIM."""
@@ -275,7 +316,7 @@ def udfs_iterations(spectrum, n_clusters: int, gamma: float, max_iter: int, tol:
     sq = spectrum.start_row_norms(n_clusters)
     objective: list[float] = []
     for _ in range(max_iter):
-        W = spectrum.smallest(gamma * reweight(sq), n_clusters, v0=np.sqrt(sq))
+        W = spectrum.smallest(gamma * reweight(sq), n_clusters)
         sq = row_sq_norms(W)
         objective.append(spectrum.quadratic(W) + gamma * l21_norm(W))
         if progress is not None:
