@@ -154,7 +154,9 @@ class SOGFS(ScoreSelector):
     image data. CPU seconds on the 2-core development machine (one thread,
     under load): COIL20 (1440 x 1024) 106 s, 19 outer iterations, 5.3 s per
     W-step (each inner solve 42 ms, a GEMM of the same size 51 ms, its
-    Cholesky 20 ms); ORL (400 x 1024, d > n) 20 s, 6 outer iterations;
+    Cholesky 20 ms; measured before each solve was checked for a skipped
+    eigenvalue, which adds one more Cholesky factor); ORL (400 x 1024, d > n)
+    20 s, 6 outer iterations;
     n = 50, d = 20,000: about 40 s (``benchmarks/defaults_wide.py``). The
     solver against LAPACK's eigh, and the lambda path it changes:
     docs/fidelity/selectors-sogfs-inffs-dgufs.md. A fit logs its progress every 5 s
