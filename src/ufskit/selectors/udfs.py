@@ -56,7 +56,7 @@ DENSE_FALLBACK_MAX_DIM = 20_000
 # Lanczos starts from a fixed pseudo-random vector: a structured start (the previous row norms) can be nearly
 # orthogonal to wanted eigenvectors, and Lanczos then misses them (Brain_Tumor2's UDFS: 3 of 4 wrong at tol 0)
 LANCZOS_START_SEED = 0
-# the Ritz values count as all eigenvalues below the c-th when the inertia count agrees this far below it
+# the check for a skipped eigenvalue looks this far (relative) below the c-th Ritz value: closer ones are ties
 INERTIA_MARGIN = 1e-9
 # lam = "auto": Yang's lambda = 1e3 for data of unit mean square (z-scored), scaled with X's square
 LAM_ON_UNIT_SCALE = 1e3
