@@ -51,6 +51,7 @@ from ufskit.papers.nrfs.calibration import (
     search,
     transition,
 )
+from ufskit.protocols import load_config
 from ufskit.synthetic import FIGURE_READING, N_CLUSTERS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -110,7 +111,7 @@ def main() -> None:
     args = parser.parse_args()
     threadpool_limits(args.threads)
 
-    config = load_yaml(REPO / "config/config.yaml")
+    config = load_config(REPO)  # the experiment is in the NRFS folder's protocols/full.yaml
     entry = load_yaml(REPO / "config/datasets.yaml")["datasets"]["nrfs_synthetic"]
     sizes = {k: entry["options"][k] for k in ("n_per_cluster", "n_noise", "n_features")}
     published = pd.read_csv(registry()["nrfs"].path("nrfs_table1.csv"), comment="#")

@@ -7,7 +7,8 @@ Reads the shipped reference folder (``ufskit reference`` writes it from a finish
 ``scorecard.csv`` (every published number and claim beside the run's) and ``provenance.json`` (commit, machine,
 date), and replaces, in each page, the block between ``<!-- run:NAME -->`` and ``<!-- /run:NAME -->`` with the
 table made from them, so that no page types a number of the run by hand. A file the folder lacks leaves its
-block as it is (and says so). Run it from the repository root.
+block as it is (and says so), but the README's status, which then says that the reference run is not shipped yet.
+Run it from the repository root.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import argparse
 import json
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 import pandas as pd
@@ -48,15 +50,38 @@ def markdown(header: list[str], rows: list[list]) -> str:
 
 
 def full_run_table(table: pd.DataFrame, folder: Path | None = None) -> str:
-    """The parts of a full run, slowest first, and their total: wall time, jobs, peak RSS, slowest rules."""
+    """The parts of a full run, slowest first, and their total: wall time, jobs, peak RSS, slowest rules; for a
+    table of benchmarks/full_run.py that records them, also each part's job-CPU, which parts were resumed (their
+    wall time covers what was left) and the commit the parts ran."""
+    recorded = "job_cpu" in table  # an earlier version wrote neither job-CPU, resumed nor commit
     parts = table[table["part"] != "total"].sort_values("wall_s", ascending=False)
-    rows = [[PART_NAMES.get(p.part, p.part), p.wall, f"{p.jobs:,}", f"{p.peak_rss_mb / 1024:.2f} GB",
-             re.sub(r" min\b", "", p.slowest_rules)]
-            for p in parts.itertuples(index=False)]
+    rows = []
+    for p in parts.itertuples(index=False):
+        name = PART_NAMES.get(p.part, p.part) + (" (resumed)" if recorded and str(p.resumed) == "True" else "")
+        rows.append([name, p.wall, *([p.job_cpu] if recorded else []), f"{p.jobs:,}", f"{p.peak_rss_mb / 1024:.2f} GB",
+                     re.sub(r" min\b", "", p.slowest_rules)])
     total = table[table["part"] == "total"].iloc[0]
-    rows.append(["**total**", f"**{total['wall']}**", f"**{int(total['jobs']):,}**",
-                 f"**{total['peak_rss_mb'] / 1024:.2f} GB**", ""])
-    return markdown(["part", "wall", "jobs", "peak RSS", "slowest rules (job-minutes)"], rows)
+    rows.append(["**total**", f"**{total['wall']}**", *([f"**{total['job_cpu']}**"] if recorded else []),
+                 f"**{int(total['jobs']):,}**", f"**{total['peak_rss_mb'] / 1024:.2f} GB**", ""])
+    header = ["part", "wall", *(["job CPU"] if recorded else []), "jobs", "peak RSS", "slowest rules (job-minutes)"]
+    text = markdown(header, rows)
+    if recorded:
+        text += "\n\n" + _full_run_note(parts)
+    return text
+
+
+def _full_run_note(parts: pd.DataFrame) -> str:
+    """Below the full-run table: what job CPU counts, which commit the parts ran, and what resumed means."""
+    commits = {}
+    for p in parts.itertuples(index=False):
+        key = f"`{str(p.commit)[:10]}`" + (" with uncommitted changes" if str(p.dirty) == "True" else "")
+        commits.setdefault(key, []).append(PART_NAMES.get(p.part, p.part))
+    ran = (f"every part at commit {next(iter(commits))}" if len(commits) == 1 else
+           "the parts at commits " + "; ".join(f"{c} ({', '.join(names)})" for c, names in commits.items()))
+    resumed = int(parts["resumed"].astype(str).eq("True").sum())
+    return ("Job CPU: the CPU seconds of the part's jobs from their `benchmark:` files (the tables and figures, "
+            f"which have none, aside); {ran}" + (f"; {resumed} part(s) resumed after an interruption or with jobs "
+            "done before: their wall time covers what was left" if resumed else "") + ".")
 
 
 def _paper_counts(card: pd.DataFrame, paper: str) -> dict:
@@ -85,14 +110,22 @@ def scorecard_table(card: pd.DataFrame, folder: Path | None = None) -> str:
 
 
 def status_table(card: pd.DataFrame, folder: Path) -> str:
-    """The README's status: which run (date, commit, machine, wall time) and per paper its numbers and claims."""
+    """The README's status: which run (date, commit, machine, wall time, job CPU) and per paper its numbers and
+    claims."""
     record = json.loads((folder / "provenance.json").read_text())
     times = pd.read_csv(folder / "full_run.csv", keep_default_na=False) if (folder / "full_run.csv").exists() else None
     wall = times.loc[times["part"] == "total", "wall"].iat[0] if times is not None else "not measured"
     machine = record["machine"]
+    cost = ""
+    if times is not None and "job_cpu" in times:
+        parts = times[times["part"] != "total"]
+        resumed = int(parts["resumed"].astype(str).eq("True").sum())
+        cost = (f"; {times.loc[times['part'] == 'total', 'job_cpu'].iat[0]} of job CPU"
+                + (f", {resumed} of its {len(parts)} parts resumed" if resumed else ""))
+    changes = " (with uncommitted changes)" if record.get("git_modified") is True else ""
     head = (f"The reference run (`reference/`, every row in `reference/scorecard.md`): {record['date']}, commit "
-            f"`{record['git_commit'][:10]}`, {wall} on {machine['cores']} cores ({machine['cpu']}, OpenBLAS "
-            f"{machine['blas_kernel']} kernel).")
+            f"`{record['git_commit'][:10]}`{changes}, {wall} on {machine['cores']} cores ({machine['cpu']}, OpenBLAS "
+            f"{machine['blas_kernel']} kernel){cost}; how it compares with yours: `ufskit compare results/`.")
     rows = []
     for name, spec in scored().items():
         counts = _paper_counts(card, name)
@@ -101,6 +134,31 @@ def status_table(card: pd.DataFrame, folder: Path) -> str:
                      f"[{name}-paper.md]({page})" if (REPO / page).exists() else ""])
     return head + "\n\n" + markdown(["paper", "published numbers within tolerance",
                                       "claims: hold / partly / do not hold", "fidelity"], rows)
+
+
+def status_not_shipped(folder: Path) -> str:
+    """The README's status while the reference folder holds no full run (no scorecard): says so, where the last
+    run's counts are, and each paper's fidelity page."""
+    held = sorted(p.name for p in folder.iterdir() if p.is_dir() and (p / "provenance.json").exists()) \
+        if folder.is_dir() else []
+    holds = f" (it holds only {' and '.join(f'`{name}/`' for name in held)})" if held else ""
+    rows = [[spec.title, f"[{name}-paper.md](docs/fidelity/{name}-paper.md)"]
+            for name, spec in scored().items() if (REPO / f"docs/fidelity/{name}-paper.md").exists()]
+    text = ("The reference run is not shipped yet: `reference/`, where the repository keeps its full run and from "
+            f"which `benchmarks/run_docs.py` generates this block, has no scorecard{holds}. The counts of the last "
+            "full offline run, made on older code, are in [docs/results.md](docs/results.md); what each paper's "
+            "reproduction holds and where it departs:")
+    return textwrap.fill(text, 115, break_long_words=False, break_on_hyphens=False) + "\n\n" + markdown(
+        ["paper", "fidelity"], rows)
+
+
+def status_block(folder: Path) -> str:
+    """The README's status block from a reference folder: ``status_table`` of its scorecard, else
+    ``status_not_shipped``."""
+    card = folder / "scorecard.csv"
+    if card.exists():
+        return status_table(pd.read_csv(card, keep_default_na=False), folder)
+    return status_not_shipped(folder)
 
 
 def run_time(folder: Path) -> str:
@@ -115,43 +173,104 @@ def run_time(folder: Path) -> str:
     return "run time not recorded"
 
 
+def draw_seconds(folder: Path, draws: int) -> float | None:
+    """CPU seconds of one more Random draw on one dataset in a run's ``job_times.csv``: its batched jobs (the
+    ``draws`` of Random on one dataset per job) divided by the draws they held; None without them."""
+    if not (folder / "job_times.csv").exists():
+        return None
+    times = pd.read_csv(folder / "job_times.csv").set_index("kind")
+    if "batched" not in times.index:
+        return None
+    return float(times.at["batched", "job_seconds"]) / (int(times.at["batched", "jobs"]) * draws)
+
+
 def all_selectors_table(table: pd.DataFrame, folder: Path) -> str:
     """The benchmark of every selector against Random (``reference/all_selectors/``): which run, then per method
-    and metric on how many datasets it is better / not distinguishable / worse than Random (Holm), and per
-    metric how many of the non-trivial selectors (all but Random and Variance) are better on a majority."""
+    and metric on how many datasets it is better / not distinguishable / worse than Random (Holm over the method's
+    datasets) and the Wilcoxon test across datasets (Holm over the methods), the positive control apart, per metric
+    how many of the non-trivial selectors (all but Random, Variance and the control) are better on a majority and
+    across datasets, and what the per-dataset test can detect. A table written by an earlier version (no
+    ``family_size``) is judged again from its p-values (``benchmark_stats.rejudge``)."""
     from ufskit.papers import benchmark as B
-    from ufskit.papers.benchmark_stats import TESTED_METRICS, VERDICTS, verdict_counts
+    from ufskit.papers.benchmark_stats import (
+        TESTED_METRICS,
+        VERDICTS,
+        across_datasets,
+        detectable_limit,
+        detectable_sd,
+        draws_needed,
+        majority_better,
+        power_summary,
+        rejudge,
+        verdict_counts,
+    )
 
     record = json.loads((folder / "provenance.json").read_text())
     machine = record["machine"]
+    old = "family_size" not in table
+    table = rejudge(table)  # the run's p-values, this version's families (the same verdicts for a current table)
+    across = across_datasets(table).set_index(["method", "metric"])
     counts = verdict_counts(table).set_index(["method", "metric"])
+    majority = majority_better(table)
     metrics = [m for m in TESTED_METRICS if m in set(table["metric"])]
-    methods = list(dict.fromkeys(table["method"]))
-    datasets = table.groupby(["method", "metric"])["dataset"].nunique()
-    majority = {m: [] for m in metrics}
-    rows = []
-    for method in methods:
-        row = [method]
-        for metric in metrics:
-            if (method, metric) not in counts.index:
-                row.append("–")
-                continue
-            c = counts.loc[(method, metric)]
-            cell = " / ".join(str(int(c[v])) for v in VERDICTS)
-            if c["better"] > datasets[(method, metric)] / 2:
-                cell = f"**{cell}**"
-                if method != TRIVIAL:
-                    majority[metric].append(method)
-            row.append(cell)
-        rows.append(row)
-    n_selectors = len([m for m in methods if m != TRIVIAL])
+    supervised = B.controls(table)
+    methods = [m for m in dict.fromkeys(table["method"]) if m not in supervised]
+    counted = [m for m in methods if m != TRIVIAL]
+
+    def cell(method, metric):
+        if (method, metric) not in counts.index:
+            return "–"
+        c = counts.loc[(method, metric)]
+        text = " / ".join(str(int(c[v])) for v in VERDICTS)
+        if majority.get((method, metric), False):
+            text = f"**{text}**"
+        a = across.loc[(method, metric)]
+        mark = {"better": "▲", "worse": "▼"}.get(a["verdict"], "")
+        return f"{text} · {mark}{a['median_percentile']:.2f}"
+
+    header = ["method"] + [B.METRIC_LABELS[m] for m in metrics]
+    rows = [[m] + [cell(m, k) for k in metrics] for m in methods]
+    n_datasets = table["dataset"].nunique()
     head = (f"Run of {record['date']}, commit `{record['git_commit'][:10]}`, {run_time(folder)} on {machine['cores']} cores "
-            f"({machine['cpu']}, OpenBLAS {machine['blas_kernel']} kernel); {table['dataset'].nunique()} datasets. "
-            "Each cell: datasets where the method is better / not distinguishable / worse than Random (Holm-corrected "
-            "p < 0.05); **bold**: better on a majority of the datasets it ran on.")
-    tally = "; ".join(f"{B.METRIC_LABELS[m]} {len(majority[m])} of {n_selectors}" for m in metrics)
-    return (head + "\n\n" + markdown(["method"] + [B.METRIC_LABELS[m] for m in metrics], rows)
-            + f"\n\nNon-trivial selectors (all but {TRIVIAL}) better than Random on a majority of datasets: {tally}.")
+            f"({machine['cpu']}, OpenBLAS {machine['blas_kernel']} kernel); {n_datasets} datasets"
+            + ("; the verdicts recomputed from the run's p-values with the current families "
+               "(`benchmarks/rejudge_vs_random.py`, nothing rerun)" if old else "") + ". Each cell: datasets where "
+            "the method is better / not distinguishable / worse than Random (prediction t-test, Holm over the "
+            "method's datasets, p < 0.05; **bold**: better on a majority of the datasets it ran on), then · the test "
+            "across datasets: ▲ better / ▼ worse than Random's mean (Wilcoxon signed-rank, Holm over the methods), "
+            "and the median percentile of the method among Random's draws (0.5: an average random subset).")
+    parts = [head, markdown(header, rows)]
+    if supervised:
+        rows = [[m + B.CONTROL_MARK] + [cell(m, k) for k in metrics] for m in supervised]
+        parts += [f"{B.CONTROL_MARK} {B.CONTROL.capitalize()}: a supervised selector, tested the same way (its Wilcoxon "
+                  "p not corrected), never ranked nor counted below.", markdown(header, rows)]
+    else:
+        parts.append(f"This run has no {B.CONTROL} (ANOVA-F, added since): how often the test calls a selector "
+                     "that reads the labels better is not measured here (`benchmarks/control_power.py` on four sets: "
+                     "docs/fidelity/benchmark.md).")
+    tally = "; ".join(f"{B.METRIC_LABELS[k]} {sum(bool(majority.get((m, k), False)) for m in counted)} of "
+                      f"{len(counted)}" for k in metrics)
+    cross = "; ".join(f"{B.METRIC_LABELS[k]} {sum(across.loc[(m, k), 'verdict'] == 'better' for m in counted)}"
+                      f" (worse: {sum(across.loc[(m, k), 'verdict'] == 'worse' for m in counted)})" for k in metrics)
+    parts += [f"Non-trivial selectors (all but {TRIVIAL}) better than Random on a majority of datasets: {tally}.",
+              f"Better than Random across the datasets (Wilcoxon, Holm over the {len(methods)} methods): {cross}."]
+    power = power_summary(table)
+    k, r = int(power["family_size"].max()), int(power["draws"].median())
+    seconds = draw_seconds(folder, r)
+    steps = []
+    for target in (3.5, 3.3):
+        need = draws_needed(target, 1, k)
+        cost = f", {(need - r) * n_datasets * seconds / 3600:.1f} h of CPU more" if seconds and need else ""
+        steps.append(f"{target:g} sd needs R = {need:,}{cost}")
+    parts.append(f"What the per-dataset test can detect (every metric alike: R = {r} draws, Holm over k = {k} datasets): "
+                 f"a method is called better only beyond {detectable_sd(r, 1, k):.2f} standard deviations of Random's "
+                 f"draws from their mean ({detectable_sd(r):.2f} with alpha alone, Holm's last step); more draws lower "
+                 f"that only towards {detectable_limit(1, k):.2f} (R = ∞): " + "; ".join(steps)
+                 + (f" (one draw costs {seconds:.0f} s of CPU per dataset in this run's batched jobs)" if seconds
+                    else "") + ". The median smallest detectable difference over the datasets, in the metrics' "
+                 "units: " + "; ".join(f"{B.METRIC_LABELS[row.metric]} {row.median_min_diff:.3g}"
+                                       for row in power.itertuples()) + ".")
+    return "\n\n".join(parts)
 
 
 def all_selectors_block(table: pd.DataFrame, folder: Path) -> str:
@@ -196,11 +315,20 @@ BLOCKS = [  # (page, block, file of the reference, table maker)
 ]
 
 
+# blocks rewritten even when the reference lacks their file: (page, block) -> maker of the text saying so
+MISSING = {("README.md", "status"): status_not_shipped}
+
+
 def rewritten(folder: Path) -> dict[str, str]:
-    """Page -> its text with every block whose file ``folder`` has rewritten from that file."""
+    """Page -> its text with every block whose file ``folder`` has rewritten from that file (and the blocks of
+    ``MISSING`` saying the file is not there)."""
     pages = {}
     for page, block, source, make in BLOCKS:
         path = folder / source
+        if not path.exists() and (page, block) in MISSING:
+            pages[page] = replace_block(pages.get(page) or (REPO / page).read_text(), block,
+                                        MISSING[(page, block)](folder))
+            continue
         if not path.exists():
             print(f"{page}: {block} left as it is ({path} not found)")
             continue

@@ -52,35 +52,62 @@ def workflow_rules(repo: Path) -> dict[str, str | None]:
 
 
 def benchmark_patterns(repo: Path) -> dict[str, re.Pattern]:
-    """{rule: regex of its benchmark path relative to the run directory} for benchmarked rules."""
+    """{rule: regex of its benchmark path relative to the run directory} for benchmarked rules; each wildcard is a
+    named group (``pattern.match(path).groupdict()``: the job's wildcards)."""
     patterns = {}
     for name, pattern in workflow_rules(repo).items():
         if pattern:
             parts = WILDCARD.split(pattern)  # literals at even places, wildcard names at odd ones
-            regex = "".join(re.escape(part) if i % 2 == 0 else WILDCARD_REGEX.get(part, "[^/]+")
-                            for i, part in enumerate(parts))
+            seen: set[str] = set()
+            regex = ""
+            for i, part in enumerate(parts):
+                if i % 2 == 0:
+                    regex += re.escape(part)
+                elif part in seen:  # a wildcard named twice in the path: the same value
+                    regex += f"(?P={part})"
+                else:
+                    seen.add(part)
+                    regex += f"(?P<{part}>{WILDCARD_REGEX.get(part, '[^/]+')})"
             patterns[name] = re.compile(regex + "$")
     return patterns
 
 
+BENCHMARK_COLUMNS = ["rule", "s", "cpu_time", "max_rss", "path", "wildcards", "mtime"]
+
+
 def read_benchmarks(run_dirs: list[Path], patterns: dict[str, re.Pattern],
                     newer_than: float | None = None) -> tuple[pd.DataFrame, list[str]]:
-    """One row per benchmark file and repeat (rule, s, max_rss); also the paths that match no rule
-    (or more than one). ``newer_than`` (a POSIX time) keeps only files written since then."""
+    """One row per benchmark file and repeat: rule, s (wall seconds), cpu_time (CPU seconds, NaN in a file without
+    the column), max_rss (MB), path (relative to its run directory), wildcards ("name=value, ...", in the order of
+    the benchmark path) and mtime (when the file was written: the job's end); also the paths that match no rule.
+    A file that matches several rules' patterns (rules sharing one,
+    told apart by wildcard constraints that depend on the config: ``run_batched_method`` and
+    ``nrfs_synthetic_batch``) is kept under their names joined by "|" (``split_rules``). ``newer_than`` (a POSIX
+    time) keeps only files written since then."""
     rows, unmatched = [], []
     for run in run_dirs:
         for path in sorted((run / TIMES).rglob("*.tsv")):
-            if newer_than is not None and path.stat().st_mtime < newer_than:
+            mtime = path.stat().st_mtime
+            if newer_than is not None and mtime < newer_than:
                 continue
             rel = path.relative_to(run).as_posix()
-            rules = [name for name, pattern in patterns.items() if pattern.match(rel)]
-            if len(rules) != 1:
+            matches = {name: m for name, pattern in patterns.items() if (m := pattern.match(rel))}
+            if not matches:
                 unmatched.append(rel)
                 continue
+            rule, match = "|".join(sorted(matches)), next(iter(matches.values()))
+            wildcards = ", ".join(f"{k}={v}" for k, v in match.groupdict().items())
             table = pd.read_csv(path, sep="\t", na_values=["-", "NA"])
-            for s, rss in zip(table["s"], table["max_rss"]):
-                rows.append({"rule": rules[0], "s": s, "max_rss": rss})
-    return pd.DataFrame(rows, columns=["rule", "s", "max_rss"]), unmatched
+            cpu = table["cpu_time"] if "cpu_time" in table else [float("nan")] * len(table)
+            for s, c, rss in zip(table["s"], cpu, table["max_rss"]):
+                rows.append({"rule": rule, "s": s, "cpu_time": c, "max_rss": rss, "path": rel, "wildcards": wildcards,
+                             "mtime": mtime})
+    return pd.DataFrame(rows, columns=BENCHMARK_COLUMNS), unmatched
+
+
+def split_rules(rule: str) -> list[str]:
+    """The rules a row of ``read_benchmarks`` may belong to ("a|b": a file that matches both patterns)."""
+    return rule.split("|")
 
 
 def suggest(frame: pd.DataFrame, factor: float, mem_step: int, min_mem: int, min_minutes: int) -> pd.DataFrame:
@@ -114,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.yaml:
         print("set-resources:")
         for row in stats.itertuples():
-            print(f"  {row.Index}:\n    runtime: {row.runtime}\n    mem_mb: {row.mem_mb}")
+            for rule in split_rules(row.Index):  # rules sharing a benchmark pattern get what their jobs needed
+                print(f"  {rule}:\n    runtime: {row.runtime}\n    mem_mb: {row.mem_mb}")
     else:
         print(stats.to_string(float_format=lambda v: f"{v:.1f}"))
     if unmatched:

@@ -1,4 +1,5 @@
-"""The selector parameters every method of the papers' protocols (config/config.yaml) runs with.
+"""The selector parameters every method of the full protocol runs with (config/config.yaml and each paper
+folder's protocols/full.yaml).
 
 ``protocol_params()`` builds, for every experiment, method and grid point, the
 selector the workflow builds (``make_selector`` on the config's parameters) and
@@ -18,19 +19,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import yaml
-
 from ufskit.experiments import settings_by_slug
+from ufskit.protocols import load_config
 from ufskit.selectors import make_selector
 
 ROOT = Path(__file__).resolve().parents[1]
-CONFIG = ROOT / "config" / "config.yaml"
 SNAPSHOT = ROOT / "tests" / "data" / "protocol_params.json"
 
 
-def protocol_params(config_path: Path = CONFIG) -> dict:
-    """``{experiment: {method: {slug: {"selector": name, "params": get_params()}}}}`` of a config."""
-    config = yaml.safe_load(Path(config_path).read_text())
+def protocol_params(root: Path = ROOT) -> dict:
+    """``{experiment: {method: {slug: {"selector": name, "params": get_params()}}}}`` of the full protocol of the
+    repository ``root`` (its config/config.yaml with the papers' protocols/full.yaml)."""
+    config = load_config(root)
     out = {}
     for name, experiment in sorted(config["experiments"].items()):
         methods = {}

@@ -21,7 +21,7 @@ from selector_checks import make_planted
 from ufskit.data import Dataset
 from ufskit.preprocess import apply_chain, drop_constant
 from ufskit.selectors import MCFS, SELECTORS
-from ufskit.selectors.ties import TieWarning, rank_with_ties, tie_keys
+from ufskit.selectors.ties import TieWarning, rank_with_ties, snap_round_off, tie_keys
 from ufskit.validation import ScaleWarning, flat_features
 
 NAMES = sorted(SELECTORS)
@@ -50,7 +50,7 @@ def planted(seed=0):
     return np.round(X * 1024) / 1024
 
 
-@pytest.mark.parametrize("offset", [1e7, 1e12])
+@pytest.mark.parametrize("offset", [1e7, 1e9])  # 1e9: some 2 x 10^8 times the range, not flat
 @pytest.mark.parametrize("name", NAMES)
 def test_offset_leaves_ranking_unchanged(name, offset):
     X = planted()
@@ -95,16 +95,16 @@ def test_flat_column_dropped_by_the_chain_and_ranked_last_by_fit(name):
 
 
 def test_variance_ranks_a_large_variance_column_on_an_offset_first():
-    """The old flatness cut-off (range <= 1e-10 x magnitude) called this column flat and ranked it last."""
+    """A range of some 1e-8 of the magnitude is not round-off (the rule's bound is 1e-10): scored, and first."""
     X = planted()
-    X[:, TARGET] = 3.0 * X[:, TARGET] + 1e12
+    X[:, TARGET] = 3.0 * X[:, TARGET] + 1e9
     est, _ = fit(default("Variance"), X)
     assert est.ranking_[TARGET] == 1
 
 
 def test_drop_constant_keeps_a_column_on_a_large_offset():
     X = planted()
-    X[:, TARGET] += 1e12
+    X[:, TARGET] += 1e9
     Y, keep, info = drop_constant(X)
     assert keep.all() and info["n_removed"] == 0
 
@@ -146,3 +146,33 @@ def test_rank_with_ties_counts_and_warns():
     assert_array_equal(np.argsort(ranking)[1:4], np.array([0, 1, 2])[np.argsort(keys[:3])])
     with pytest.warns(TieWarning, match="same score"):
         rank_with_ties(np.array([1.0, 1.0, -np.inf]))
+
+
+def test_scores_apart_by_round_off_are_one_tie_on_every_machine():
+    """Two sums of the same terms in another order differ in their last bits: they tie, whichever is larger."""
+    terms = np.random.default_rng(0).standard_normal(1000)
+    a, b = np.sum(terms), np.sum(terms[::-1])  # equal in exact arithmetic
+    base = np.array([3.0, 0.0, 0.0, -2.0, -np.inf])
+    rankings = []
+    for first, second in ((a, b), (b, a), (a, a)):
+        scores = base.copy()
+        scores[1], scores[2] = first, second
+        ranking, n_ranked = rank_with_ties(scores, random_state=7)
+        rankings.append(ranking)
+        assert n_ranked == 3  # 3.0, -2.0 and the lone -inf; the pair is one tie
+    assert_array_equal(rankings[0], rankings[1])
+    assert_array_equal(rankings[0], rankings[2])
+    # differences a selector means are kept: 1e-9 of the largest score apart is not round-off
+    ranking, n_ranked = rank_with_ties(np.array([1.0, 0.5, 0.5 + 1e-9]))
+    assert ranking.tolist() == [1, 3, 2] and n_ranked == 3
+
+
+def test_snapping_chains_runs_and_leaves_unscored_alone():
+    scores = np.array([1.0, 1.0 + 4e-13, 1.0 + 8e-13, 2.0, -np.inf, 1e-13])
+    snapped = snap_round_off(scores)
+    assert_array_equal(snapped[:3], np.full(3, 1.0 + 8e-13))  # a chain of gaps under 2e-12 is one run
+    assert snapped[3] == 2.0 and snapped[4] == -np.inf and snapped[5] == 1e-13
+    assert_array_equal(snap_round_off(snapped), snapped)  # idempotent
+    assert_array_equal(snap_round_off(np.array([0.0, -0.0, -np.inf])), [0.0, 0.0, -np.inf])
+    # round-off is relative to the scores compared: one score 1e10 times the others ties none of them
+    assert_array_equal(snap_round_off(np.array([2e10, 1.0, 1.5, 1e-300, 2e-300])), [2e10, 1.0, 1.5, 1e-300, 2e-300])

@@ -139,20 +139,51 @@ def test_markdown_lists_ranks_statuses_and_every_metric(summary):
     assert "`fam1`: preprocessing `default`, counts {'fractions': [0.5]}" in text
 
 
-def test_heatmap_has_the_mean_rank_panel_and_one_per_metric(summary, tmp_path):
+def test_heatmap_is_the_mean_rank_overview_and_one_figure_per_group_of_metrics(summary, tmp_path):
     from ufskit.plots import save_figure
 
     fig = B.heatmap(summary, B.mean_ranks(summary))
     panels = [ax for ax in fig.axes if ax.get_title()]
-    assert len(panels) == 1 + 3  # mean ranks, then kmeans_acc, L2 and fit time: one per reported value
+    assert len(panels) == 1  # the mean ranks; each dataset's ranks are in the groups' figures
     mean_panel = panels[0]
     assert [t.get_text() for t in mean_panel.get_yticklabels()] == ["M2", "M1", "M3"]
     assert len(mean_panel.patches) == 3  # the best cell of each metric with values (no ties here)
-    assert "C (not obtained)" in [t.get_text() for t in panels[1].get_xticklabels()]
     texts = {t.get_text() for t in mean_panel.texts}
     assert {"2.25", "2.50", "1.00"} <= texts
     save_figure(fig, tmp_path / "h.png")
     assert (tmp_path / "h.png").stat().st_size > 10_000
+    assert set(B.HEATMAP_GROUPS) == {"labels", "distances", "persistence"}
+    assert {m for group in B.HEATMAP_GROUPS.values() for m in group} == set(B.METRICS) - {"cv1nn_acc"}
+    titles = {}
+    for group in B.HEATMAP_GROUPS:
+        panels = [ax for ax in B.heatmap_group(summary, B.mean_ranks(summary), group).axes if ax.get_title()]
+        titles[group] = [ax.get_title().split(" (")[0] for ax in panels]
+    # kmeans_acc, L2 and fit time reported: one panel each, in its group's figure
+    assert titles == {"labels": ["K-means ACC"], "distances": ["dist. L2"], "persistence": ["fit time"]}
+    acc = B.heatmap_group(summary, B.mean_ranks(summary), "labels").axes[0]
+    assert "C (not obtained)" in [t.get_text() for t in acc.get_xticklabels()]
+    assert not acc.texts  # colour only, so that it reads at a thumbnail's size: values are in summary.md
+
+
+def test_the_heatmaps_draw_the_positive_control_apart_never_ranked():
+    experiments = {"fam1": {"datasets": ["A", "B"], "methods": {
+        "M1": {"selector": "LaplacianScore"}, "M2": {"selector": "SPEC"}, "F": {"selector": "AnovaF"}}}}
+    rows = []
+    for dataset, values in [("A", (0.5, 0.6, 0.9)), ("B", (0.7, 0.4, 0.55))]:
+        for method, value in zip(("M1", "M2", "F"), values):
+            rows += _rows(dataset, method, "kmeans_acc", [[value, value]])
+    summary = B.summary_table(pd.DataFrame(rows).astype({"n_features": "Int64"}), B.plan(experiments, {}))
+    assert summary.loc[summary["method"] == "F", "rank"].isna().all()
+    ranks = B.mean_ranks(summary)
+    assert "F" in B.heatmap(summary, ranks)._suptitle.get_text()
+    ax = B.heatmap_group(summary, ranks, "labels").axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels[-1] == f"F{B.CONTROL_MARK} (control)" and labels[:2] == ["M1", "M2"]
+    shown = ax.images[0].get_array()
+    assert shown[2].tolist() == [1.0, 2.0]  # the rank its value would take: first on A, second on B; hatched
+    assert sum(p.get_hatch() == "///" for p in ax.patches) == 2
+    text = B.summary_markdown(summary, ranks, "protocol")
+    assert "| fam1 | A | 0.5 (2) | 0.6 (1) | 0.9 |" in text and f"F{B.CONTROL_MARK} |" in text
 
 
 def test_an_own_data_run_of_one_metric_reports_that_metric_only():
@@ -179,8 +210,10 @@ def test_an_own_data_run_of_one_metric_reports_that_metric_only():
     _, results = S.benchmark_stats(summary)
     assert list(results) == ["kmeans_acc", "kmeans_nmi", "fit_seconds"]
     assert len(S.cd_figure(results).axes) == 3
-    panels = [ax for ax in B.heatmap(summary, B.mean_ranks(summary)).axes if ax.get_title()]
-    assert len(panels) == 1 + 3
+    panels = [ax for ax in B.heatmap_group(summary, B.mean_ranks(summary), "labels").axes if ax.get_title()]
+    assert len(panels) == 2  # kmeans_acc and kmeans_nmi; fit time is in the persistence group's figure
+    assert "no distances metric in this run" in B.heatmap_group(summary, B.mean_ranks(summary), "distances").axes[
+        0].get_title()
 
 
 def test_a_users_benchmark_is_named_by_its_experiments_in_every_heading(summary):
@@ -218,7 +251,7 @@ def test_methods_below_randoms_band_are_marked_in_the_summary_the_report_and_the
     text = B.summary_markdown(summary, B.mean_ranks(summary), "protocol")
     assert "## Below Random's band" in text and "| A | M1 (kmeans_acc); M2 (L2) |" in text
     assert "docs/results.md" in text and "0.3 (3) ▽" in text
-    fig = B.heatmap(summary, B.mean_ranks(summary))
+    fig = B.heatmap_group(summary, B.mean_ranks(summary), "labels")
     acc_panel = next(ax for ax in fig.axes if ax.get_title().startswith("K-means ACC"))
     boxes = [p for p in acc_panel.patches if p.get_linestyle() == "--"]
-    assert len(boxes) == 1 and boxes[0].get_xy() == pytest.approx((0 - 0.45, 2 - 0.45))  # A, M1: the third row
+    assert len(boxes) == 1 and boxes[0].get_xy() == pytest.approx((0 - 0.42, 2 - 0.42))  # A, M1: the third row

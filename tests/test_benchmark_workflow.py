@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-import yaml
 from test_benchmark_protocol import papers_selectors
 from test_workflow import snakemake
 
 from conftest import ROOT
+from ufskit.protocols import load_config
 
 pytestmark = pytest.mark.workflow
 
@@ -30,7 +30,7 @@ def test_benchmark_smoke_builds_summary_ranks_heatmap_and_statistics(tmp_path, m
     summary = pd.read_csv(out / "summary.csv")
     pairs = summary.drop_duplicates(["dataset", "method"]).set_index(["dataset", "method"])
     assert set(summary["dataset"]) == {"wine", "lymphoma", "CLL-SUB-111"}
-    assert set(pairs["selector"]) == papers_selectors(yaml.safe_load((ROOT / "config/config.yaml").read_text())["experiments"])
+    assert set(pairs["selector"]) == papers_selectors(load_config(ROOT)["experiments"])
     assert pairs.loc[("lymphoma", "Variance"), "status"].startswith("not run: z-scored")
     assert set(pairs.loc["CLL-SUB-111", "status"]) == {"not obtained: not in the mirror"}
     assert (pairs.drop(index=[("lymphoma", "Variance")]).loc[["wine", "lymphoma"], "status"] == "ok").all()

@@ -88,7 +88,7 @@ def smoke_jobs(tmp_path_factory, smoke):
     every.write_text(yaml.safe_dump({"run": [n for _, block in read_protocols(papers.registry(), "smoke")
                                              for n in block["experiments"]]}))
     toy = tmp_path_factory.mktemp("toy")
-    (toy / "toy.yaml").write_text(yaml.safe_dump({"paper_folders": [str(TOY.parent)], "run": ["toy_wine"]}))
+    (toy / "toy.yaml").write_text(yaml.safe_dump({"paper_folders": [str(TOY.parent)], "run": ["smoke_toy_wine"]}))
     return (report_jobs(folder, ROOT / "config/smoke.yaml", every)
             + report_jobs(toy, ROOT / "config/smoke.yaml", toy / "toy.yaml"))
 

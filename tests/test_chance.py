@@ -122,9 +122,15 @@ def test_a_sharded_pool_equals_the_one_job_pool_row_for_row(rng):
         C.concat_shards([*parts, parts[2]], 7)
 
 
-def test_beats_follows_the_metric_direction():
-    assert C.beats(0.9, 0.8, "knn_acc") and not C.beats(2.1, 2.0, "L2") and C.beats(1.9, 2.0, "L2")
-    assert C.beats(None, 2.0, "L2") is None and C.beats(1.0, np.nan, "L2") is None
+def test_chance_verdict_follows_the_metric_direction_and_calls_nothing_within_one_std():
+    assert C.chance_verdict(0.9, 0.8, 0.05, "knn_acc") == "yes" and C.chance_verdict(1.9, 2.0, 0.05, "L2") == "yes"
+    assert C.chance_verdict(2.1, 2.0, 0.05, "L2") == "no" and C.chance_verdict(0.7, 0.8, 0.05, "knn_acc") == "no"
+    # within one try's standard deviation of the chance value, on either side: neither yes nor no
+    assert C.chance_verdict(0.84, 0.8, 0.05, "knn_acc") == C.TOO_CLOSE == C.chance_verdict(0.76, 0.8, 0.05, "knn_acc")
+    assert C.chance_verdict(0.81, 0.8, np.nan, "knn_acc") == "yes"  # no spread known: no band
+    assert C.chance_verdict(None, 2.0, 0.1, "L2") == "" and C.chance_verdict(1.0, np.nan, 0.1, "L2") == ""
+    said = pd.Series(["yes", "no", C.TOO_CLOSE, "yes"])
+    assert C.verdict_count(said) == "2/4 (1 too close to call)" and C.verdict_count(said[:2]) == "1/2"
 
 
 def _ivfs_block(path: str, name: str) -> tuple[dict, dict, dict]:
@@ -198,9 +204,10 @@ def test_table1_column_is_the_best_over_g_random_orders_computed_directly(rng):
 
 def test_claims_say_whether_ivfs_beats_random_under_the_same_selection():
     t1 = pd.DataFrame([{"dataset": d, "method": R.IVFS, "metric": m, "reproduced": v, "published": p,
-                        "status": "ok", "G": 2, "chance_best_of_g": c}
-                       for d, m, v, p, c in (("a", "knn_acc", 94.3, 94.0, 93.2), ("b", "knn_acc", 80.0, 90.0, 85.0),
-                                             ("a", "L2", 2.49, 2.30, 2.38), ("b", "L2", 1.0, None, 2.0))])
+                        "status": "ok", "G": 2, "chance_best_of_g": c, "chance_std": sd}
+                       for d, m, v, p, c, sd in (("a", "knn_acc", 94.3, 94.0, 93.2, 0.5),
+                                                 ("b", "knn_acc", 80.0, 90.0, 85.0, 0.5),
+                                                 ("a", "L2", 2.49, 2.30, 2.38, 0.2), ("b", "L2", 1.0, None, 2.0, 0.2))])
     t2 = pd.DataFrame({"dataset": ["a"], "method": [R.IVFS], "reproduced": [1.0], "status": ["ok"]})
     curve = pd.DataFrame({"dataset": ["a"] * 2, "method": [R.IVFS] * 2, "n_features": [5, 10], "mean": [2.0, 1.0]})
     f4 = pd.DataFrame({"metric": ["L2"] * 2, "n_subsets": [20, 40], "subset_samples": [0.1, 0.1],
@@ -210,7 +217,8 @@ def test_claims_say_whether_ivfs_beats_random_under_the_same_selection():
     assert ("beats Random, best of G = 2 (the same selection), on knn_acc 1/2 datasets (the published values: "
             "knn_acc 2/2).") in numbers["IVFS/T1-knn"]
     norms = [r["numbers"] for r in records if r["id"] == "IVFS/T1-topology-norms"][1]
-    assert norms.endswith("on L2 1/2 datasets (the published values: L2 1/2).")  # no published value: not beaten
+    # dataset a is within one std of Random's best of G (0.2) on both sides; b has no published value
+    assert norms.endswith("on L2 1/2 (1 too close to call) datasets (the published values: L2 0/2 (1 too close to call)).")
 
 
 def test_scorecard_says_whether_reproduced_and_published_beat_chance_under_the_same_selection():
@@ -220,14 +228,14 @@ def test_scorecard_says_whether_reproduced_and_published_beat_chance_under_the_s
     tolerances = yaml.safe_load((ROOT / "config/config.yaml").read_text())["scorecard"]["tolerances"]
     # lymphoma, IVFS-linf, published KNN 94.0 and L2 2.30; Random best of 25: 93.2 and 2.38
     t1 = pd.DataFrame([{"dataset": "lymphoma", "method": "IVFS-linf", "metric": m, "reproduced": v, "status": "ok",
-                        "G": g, "chance_best_of_g": c, "chance_std": 0.1, "chance_se": 0.05}
+                        "G": g, "chance_best_of_g": c, "chance_std": 0.05, "chance_se": 0.02}
                        for m, v, g, c in (("knn_acc", 94.3, 25, 93.2), ("L2", 2.49, 25, 2.38),
                                           ("fit_seconds", 1.0, None, None))])
     card = S.scorecard(published, S.read_reference(S.claim_lists()),
                        {"ivfs": [S.ReportResults("ivfs", {"table1": t1})]}, excluded={}, tolerances=tolerances)
     rows = card[(card["kind"] == "number") & (card["dataset"] == "lymphoma") & (card["method"] == "IVFS-linf")
                 & (card["table"] == "Table 1")].set_index("metric")
-    assert rows.loc["knn_acc", ["G", "chance_best_of_g", "chance_std", "chance_se"]].tolist() == [25, 93.2, 0.1, 0.05]
+    assert rows.loc["knn_acc", ["G", "chance_best_of_g", "chance_std", "chance_se"]].tolist() == [25, 93.2, 0.05, 0.02]
     assert rows.loc["knn_acc", ["reproduced_beats_chance", "published_beats_chance"]].tolist() == ["yes", "yes"]
     assert rows.loc["L2", ["reproduced_beats_chance", "published_beats_chance"]].tolist() == ["no", "yes"]
     assert rows.loc["fit_seconds", "reproduced_beats_chance"] == "" and pd.isna(rows.loc["fit_seconds", "G"])

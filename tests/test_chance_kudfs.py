@@ -127,7 +127,7 @@ def test_scorecard_kudfs_rows_say_whether_reproduced_and_published_beat_chance()
     published = S.published_tables()
     tolerances = yaml.safe_load((ROOT / "config/config.yaml").read_text())["scorecard"]["tolerances"]
     # thyroid published: all features 78.7, UDFS 78.5, kernel UDFS 92.8
-    t1 = pd.DataFrame([{"dataset": "thyroid", "d": 5, "all_features": 78.0, "udfs": 79.0, "kernel_udfs": 90.0,
+    t1 = pd.DataFrame([{"dataset": "thyroid", "d": 5, "all_features": 78.0, "udfs": 79.5, "kernel_udfs": 89.0,
                         "udfs_G": 1, "udfs_chance": 80.0, "udfs_chance_std": 1.0, "udfs_chance_se": 0.5,
                         "kernel_udfs_G": 8, "kernel_udfs_chance": 91.0, "kernel_udfs_chance_std": 1.0,
                         "kernel_udfs_chance_se": 0.5}])
@@ -137,7 +137,8 @@ def test_scorecard_kudfs_rows_say_whether_reproduced_and_published_beat_chance()
     rows = rows.set_index("method")
     assert rows.loc[K.KUDFS, ["G", "chance_best_of_g"]].tolist() == [8, 91.0]
     assert rows.loc[K.KUDFS, ["reproduced_beats_chance", "published_beats_chance"]].tolist() == ["no", "yes"]
-    assert rows.loc[K.UDFS, ["reproduced_beats_chance", "published_beats_chance"]].tolist() == ["no", "no"]
+    # UDFS's 79.5 is within one std (1.0) of Random's 80.0: neither yes nor no; the published 78.5 is below
+    assert rows.loc[K.UDFS, ["reproduced_beats_chance", "published_beats_chance"]].tolist() == ["too close to call", "no"]
     assert rows.loc["All Features", "reproduced_beats_chance"] == "" and pd.isna(rows.loc["All Features", "G"])
     md = S.scorecard_markdown(card, excluded={}, tolerances=tolerances)
     assert "| KernelUDFS | 8 | 0/1 | 1/1 |" in md

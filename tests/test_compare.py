@@ -114,6 +114,22 @@ def test_a_changed_claim_verdict_fails(tmp_path, capsys):
     assert code == 1 and "claim verdicts changed: 2" in out
 
 
+@pytest.mark.parametrize(("mine", "reference", "status"), [
+    ("yes", "too close to call", WITHIN), ("too close to call", "no", WITHIN), ("yes", "no", BEYOND),
+    ("main", "too close to call", WITHIN), ("main", "kudfs_width_sigma2", BEYOND)])
+def test_a_verdict_at_its_edge_is_within_tolerance_and_a_flip_is_not(tmp_path, mine, reference, status):
+    """A "beats chance" or "closest reading" that moves to or from "too close to call" agrees; yes <-> no fails."""
+    for side, verdict in (("ref", reference), ("mine", mine)):
+        make_run(tmp_path / side)
+        card = pd.read_csv(tmp_path / side / "scorecard.csv")
+        card["reproduced_beats_chance"] = ["", verdict, ""]
+        card.to_csv(tmp_path / side / "scorecard.csv", index=False)
+    result = compare_runs(tmp_path / "mine", tmp_path / "ref", TOLERANCES)
+    cell = result.cells[result.cells["column"] == "reproduced_beats_chance"]
+    assert sorted(cell["status"]) == sorted([IDENTICAL, IDENTICAL, status])
+    assert result.agrees == (status == WITHIN)
+
+
 def test_a_statistic_is_held_to_round_off_and_its_move_is_listed_not_failed(tmp_path):
     ref = make_run(tmp_path / "ref")
     close = compare_runs(make_run(tmp_path / "close", statistic=7.123456789 * (1 + 1e-9)), ref, TOLERANCES)
@@ -132,12 +148,27 @@ def test_a_metric_in_other_units_is_not_held_to_the_scorecard_tolerance(tmp_path
     assert list(result.of(MOVED)["file"]) == ["benchmark/summary.csv"]
 
 
-def test_a_row_renamed_by_a_changed_integer_fails(tmp_path, capsys):
-    """A count in an integer column names its row; a changed count is a difference, not a row on each side."""
+def test_a_row_renamed_by_a_changed_integer_is_a_move_outside_the_scorecard(tmp_path, capsys):
+    """A count in an integer column names its row; a changed count is a difference, not a row on each side. In a
+    statistics table it moves as its other numbers do (a count of wins flips with a K-means start): listed, not
+    failed."""
     ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine", n_datasets=5)
     result = compare_runs(mine, ref, TOLERANCES)
-    renamed = result.of(BEYOND)
+    renamed = result.of(MOVED)
     assert set(renamed["file"]) == {"benchmark/stats.csv"} and set(renamed["row"]) == {"friedman|4", "friedman|5"}
+    assert result.of(BEYOND).empty and result.agrees
+    code, out = run_cli(tmp_path, mine, ref, capsys)
+    assert code == 0 and "moved: benchmark/stats.csv [friedman|5]" in out
+
+
+def test_a_scorecard_row_renamed_by_a_changed_integer_fails(tmp_path, capsys):
+    ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine")
+    for root, g in ((ref, 3), (mine, 4)):
+        card = pd.read_csv(root / "scorecard.csv")
+        card.insert(1, "best_count", g)
+        card.to_csv(root / "scorecard.csv", index=False)
+    result = compare_runs(mine, ref, TOLERANCES)
+    assert set(result.of(BEYOND)["file"]) == {"scorecard.csv"} and not result.agrees
     code, _ = run_cli(tmp_path, mine, ref, capsys)
     assert code == 1
 

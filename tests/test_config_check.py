@@ -200,3 +200,46 @@ def test_a_yaml_syntax_error_names_the_file_and_line(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "overlay.yaml, line 4" in out and "quick.yaml: valid YAML" in out
     assert "load_yaml(" in (ROOT / "Snakefile").read_text().split("configfile:")[0]  # the Snakefile's own config
+
+
+def test_variance_may_select_on_the_unscaled_chain_and_the_option_is_checked():
+    """`select_preprocess: default_unscaled`: each dataset's registry chain without its final z-scoring, so Variance
+    has its natural input where the experiment standardises (the benchmark); an unknown chain or batching is
+    refused, naming the key."""
+    from ufskit import experiments as ex
+
+    assert ex.unscaled_steps(["drop_constant", "zscore"]) == ["drop_constant"]
+    assert ex.unscaled_steps(["zscore", "drop_constant"]) == ["drop_constant"]  # dropping columns commutes
+    assert ex.unscaled_steps(["zscore", "l2"]) == ["zscore", "l2"]  # not a final scaling: unchanged
+    assert ex.unscaled_steps(["log10", "drop_constant", "quantile", "double_center"])[-1] == "double_center"
+    config = merged_config()
+    exp = copy.deepcopy(config["experiments"]["benchmark_highdim"])
+    exp["methods"] = {"Var": {"selector": "Variance", "select_preprocess": ex.UNSCALED}}
+    registry = registry_from_config(config, ROOT)
+    assert ex.selection_chain(exp, "Var") == ex.UNSCALED
+    config_check.check_protocols({"e": exp}, config["chains"], registry)  # defined on every set now
+    exp["methods"]["Var"]["select_preprocess"] = "zscore"
+    with pytest.raises(ConfigError, match=r"on dataset 'ORL' .*chain 'zscore' \(methods\.Var\."
+                                          r"select_preprocess\)"):
+        config_check.check_protocols({"e": exp}, config["chains"], registry)
+    exp["methods"]["Var"]["select_preprocess"] = "unscald"
+    with pytest.raises(ValueError, match=r"experiments\.e\.methods\.Var\.select_preprocess: unknown chain 'unscald'"):
+        config_check._check_experiment("e", exp, config["chains"], registry)
+    exp["methods"]["Var"] = {"selector": "Variance", "select_preprocess": ex.UNSCALED, "batch": True}
+    with pytest.raises(ValueError, match=r"select_preprocess is not supported with `batch: true`"):
+        config_check._check_experiment("e", exp, config["chains"], registry)
+
+
+def test_a_selection_on_other_columns_than_the_evaluated_ones_is_refused():
+    import numpy as np
+
+    from ufskit.data import Dataset
+    from ufskit.experiments import check_same_columns
+
+    y = np.zeros(3, dtype=int)
+    a = Dataset(np.ones((3, 2)), y, np.array(["f0", "f1"]), {})
+    check_same_columns(a, Dataset(np.zeros((3, 2)), y, np.array(["f0", "f1"]), {}))
+    with pytest.raises(ValueError, match="differ in their columns"):
+        check_same_columns(a, Dataset(np.zeros((3, 2)), y, np.array(["f0", "f2"]), {}))
+    with pytest.raises(ValueError, match=r"\(2 columns\) and the data it is evaluated on  \(3 columns\)"):
+        check_same_columns(a, Dataset(np.zeros((3, 3)), y, None, {}))

@@ -44,12 +44,46 @@ def test_lines_are_at_least_progress_seconds_apart(monkeypatch, caplog):
     assert [r.getMessage() for r in caplog.records] == ["M: step 3 (5 s)", "M: step 5 (10 s)"]
 
 
-def test_inffs_refuses_more_features_than_its_limit_with_the_limit_named(monkeypatch):
-    """Inf-FS's d x d matrices and d^3 solve do not fit wide data (20,000 features: > 10 GB): a clear refusal."""
+def test_inffs_refuses_a_fit_whose_matrices_exceed_the_memory_available_naming_both(monkeypatch):
+    """Inf-FS's d x d matrices: a fit is refused only when they do not fit in the memory available, with the
+    bytes needed and available in the message; no count limit (d = 12,360 needs 4.9 GB: it runs on 24 GB)."""
     import ufskit.selectors.inffs as inffs_module
 
-    monkeypatch.setattr(inffs_module, "MAX_FEATURES", 12)
     X = np.random.default_rng(0).standard_normal((20, 13))
-    with pytest.raises(ValueError, match=r"n_features=13 exceeds its limit MAX_FEATURES=12"):
+    needed = inffs_module.fit_bytes(20, 13)
+    assert needed == 4 * 8 * 13**2 + 2 * 8 * 20 * 13
+    monkeypatch.setattr(inffs_module, "available_memory", lambda: needed - 1)
+    with pytest.raises(ValueError, match=rf"n_features=13 needs .* GiB \({needed:,} bytes.* \({needed - 1:,} bytes\) "
+                                         r"are available"):
         SELECTORS["InfFS"]().fit(X)
-    assert SELECTORS["InfFS"]().fit(X[:, :12]).scores_.shape == (12,)
+    monkeypatch.setattr(inffs_module, "available_memory", lambda: needed)
+    assert SELECTORS["InfFS"]().fit(X).scores_.shape == (13,)
+    monkeypatch.setattr(inffs_module, "available_memory", lambda: None)  # nothing tells: no refusal
+    assert SELECTORS["InfFS"]().fit(X).scores_.shape == (13,)
+    assert inffs_module.fit_bytes(181, 12_360) < 5e9  # lung, the widest mirrored set after its chain
+
+
+def test_inffs_holds_three_numpy_matrices_at_its_peak_and_fit_bytes_counts_one_more():
+    """tracemalloc's peak of one fit is 3 matrices of 8 d^2 bytes (numpy's arrays); fit_bytes counts
+    MATRIX_COPIES = 4, the resident size measured (one more, outside numpy's accounting)."""
+    import tracemalloc
+
+    import ufskit.selectors.inffs as inffs_module
+
+    n, d = 40, 600
+    X = np.random.default_rng(1).standard_normal((n, d))
+    tracemalloc.start()
+    try:
+        SELECTORS["InfFS"]().fit(X)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert 3 * 8 * d**2 <= peak <= 3.1 * 8 * d**2
+    assert inffs_module.MATRIX_COPIES == 4 and inffs_module.fit_bytes(n, d) > peak
+
+
+def test_available_memory_reads_the_machine():
+    import ufskit.selectors.inffs as inffs_module
+
+    free = inffs_module.available_memory()
+    assert free is None or free > 0

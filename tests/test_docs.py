@@ -12,6 +12,8 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT
+from ufskit.papers import scored
+from ufskit.protocols import load_config
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")  # [text](target)
@@ -33,18 +35,30 @@ def relative_links(page):
 
 
 def test_selectors_page_is_generated_from_the_classes():
+    """The page equals the script's output for the papers it names (a paper folder added since leaves it valid:
+    rerunning the script adds its settings); every paper it names is registered."""
     render = load(ROOT / "docs/render_selectors.py")
-    assert (ROOT / "docs/selectors.md").read_text() == render.render(), (
-        "docs/selectors.md is out of date: run python docs/render_selectors.py")
+    page = (ROOT / "docs/selectors.md").read_text()
+    papers = render.page_papers(page)
+    assert papers and set(papers) <= set(scored()), papers
+    assert page == render.render(papers), "docs/selectors.md is out of date: run python docs/render_selectors.py"
 
 
 def test_selectors_page_lists_every_selector_with_its_constraints():
     from ufskit.selectors import SELECTORS
 
+    render = load(ROOT / "docs/render_selectors.py")
     page = (ROOT / "docs/selectors.md").read_text()
     for name in SELECTORS:
         assert f"\n## {name}\n" in page, name
-    assert "| `n_neighbors` | `'auto'` | one of 'auto'; an int in the range [1, inf) | `5` (ils, nrfs) |" in page
+    # the papers' settings come from their folders' protocols/full.yaml: here LaplacianScore's k = 5
+    shown = render.page_papers(page)
+    users = [p for p in shown if any(m["selector"] == "LaplacianScore" and (m.get("params") or {}).get("n_neighbors") == 5
+                                     for e in load_config(ROOT)["experiments"].values() if e["paper"] == p
+                                     for m in e["methods"].values())]
+    assert users, "no paper of the page runs LaplacianScore with n_neighbors 5"
+    assert (f"| `n_neighbors` | `'auto'` | one of 'auto'; an int in the range [1, inf) | `5` ({', '.join(sorted(users))}) |"
+            in page)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
@@ -150,7 +164,13 @@ def test_the_all_selector_table_counts_verdicts_and_majorities(tmp_path, monkeyp
     run_docs = load(ROOT / "benchmarks/run_docs.py")
     verdicts = {"LS": ["better", "better", "worse"], "SPEC": ["better", "not distinguishable", "worse"],
                 "Variance": ["better", "better", "better"]}
-    table = pd.DataFrame([{"dataset": d, "method": m, "metric": "kmeans_acc", "verdict": v}
+    # a shipped vs_random.csv's columns (no random_sd: run_docs recovers it from t and judges again)
+    shift = {"better": 1.0, "not distinguishable": 0.01, "worse": -1.0}
+    table = pd.DataFrame([{"family": "f", "dataset": d, "method": m, "metric": "kmeans_acc", "value": 0.5 + shift[v],
+                           "runs": 1, "random": 0.5, "draws": 20, "random_p05": 0.4, "random_p95": 0.6,
+                           "percentile": 1.0 if v == "better" else 0.0 if v == "worse" else 0.5,
+                           "t": 100 * shift[v], "p": 0.9 if v == "not distinguishable" else 1e-9, "p_holm": 1.0,
+                           "verdict": "(the former family's)"}
                           for m, vs in verdicts.items() for d, v in zip(["wine", "zoo", "wdbc"], vs)])
     (tmp_path / "provenance.json").write_text(json.dumps(
         {"date": "2026-11-28", "git_commit": "0123456789abcdef", "machine": {"cores": 2, "cpu": "AMD EPYC",
@@ -158,9 +178,12 @@ def test_the_all_selector_table_counts_verdicts_and_majorities(tmp_path, monkeyp
     text = run_docs.all_selectors_table(table, tmp_path)
     assert text.startswith("Run of 2026-11-28, commit `0123456789`, run time not recorded on 2 cores") \
         and "3 datasets" in text
-    assert "| LS | **2 / 0 / 1** |" in text and "| SPEC | 1 / 1 / 1 |" in text and "| Variance | **3 / 0 / 0** |" in text
+    assert "| LS | **2 / 0 / 1** · 1.00 |" in text and "| SPEC | 1 / 1 / 1 · 0.50 |" in text
+    assert "| Variance | **3 / 0 / 0** · 1.00 |" in text  # the median percentile beside the counts
     # Variance is trivial: its majority is shown but not counted among the selectors'
-    assert text.endswith("on a majority of datasets: K-means ACC 1 of 2.")
+    assert "on a majority of datasets: K-means ACC 1 of 2." in text
+    assert "Better than Random across the datasets (Wilcoxon, Holm over the 3 methods): K-means ACC 0" in text
+    assert "a method is called better only beyond 2.69 standard deviations" in text  # k = 3 datasets, R = 20
     # a run made of several invocations states the sum of its jobs' times (benchmarks/job_times.py)
     pd.DataFrame({"kind": ["select", "total"], "jobs": [1500, 1500], "job_seconds": [30000.0, 30000.0]}).to_csv(
         tmp_path / "job_times.csv", index=False)

@@ -162,8 +162,8 @@ def nrfs_sensitivity(n):
     return nrfs_calibration.figure_sensitivity(pd.DataFrame(rows), published, base, protocol="quick")
 
 
-def benchmark_heatmap(n):
-    methods = {"Variance": "Variance", "LS": "LaplacianScore", "SPEC": "SPEC", "KernelUDFS": "KernelUDFS"}
+def _benchmark_summary(n, methods: dict):
+    """A benchmark summary of random values for ``methods`` (label -> selector) on n datasets, and its mean ranks."""
     experiments = {"lowdim": {"datasets": _names(n), "methods": {m: {"selector": s} for m, s in methods.items()}}}
     rng = _rng(n)
     rows = [{"experiment": "lowdim", "dataset": d, "method": m, "params": "default", "rep": 0,
@@ -171,12 +171,23 @@ def benchmark_heatmap(n):
             for d in _names(n) for m in methods for metric in B.METRICS
             for c in ([1] if metric == "fit_seconds" else COUNTS)]
     summary = B.summary_table(pd.DataFrame(rows).astype({"n_features": "Int64"}), B.plan(experiments, {}))
-    return B.heatmap(summary, B.mean_ranks(summary))
+    return summary, B.mean_ranks(summary)
+
+
+def benchmark_heatmap(n):
+    return B.heatmap(*_benchmark_summary(
+        n, {"Variance": "Variance", "LS": "LaplacianScore", "SPEC": "SPEC", "KernelUDFS": "KernelUDFS"}))
+
+
+def benchmark_heatmap_labels(n):
+    """A group's figure, with the positive control's hatched row."""
+    methods = {"Variance": "Variance", "LS": "LaplacianScore", "SPEC": "SPEC", "ANOVA-F": "AnovaF"}
+    return B.heatmap_group(*_benchmark_summary(n, methods), "labels")
 
 
 FIGURES = {f.__name__: f for f in (ils_fig1, ils_fig2, ils_fig3, ivfs_curves, ivfs_fig4, kudfs_fig1, kudfs_fig2,
                                    nrfs_fig1, nrfs_fig4, nrfs_fig5, nrfs_fig6, nrfs_fig7, nrfs_sensitivity,
-                                   benchmark_heatmap)}
+                                   benchmark_heatmap, benchmark_heatmap_labels)}
 
 
 # ---- the checks ----------------------------------------------------------------------------

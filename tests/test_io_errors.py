@@ -80,6 +80,6 @@ def test_corrupt_and_misplaced_intermediates_and_unusable_csv_files_are_named(tm
 
     # data files without two samples: stopped when prepared, naming the file
     for name, message in (("one_row", "one_row.csv has only 1 data row; it must hold at least 2 samples"),
-                          ("header_only", "header_only.csv has no data rows (only a header, or nothing)")):
+                          ("header_only", "header_only.csv has a header but no data rows")):
         code, out = run(tmp_path, f"resources/prepared/zscore/{name}.npz")
         assert code != 0 and f"dataset '{name}': {message}" in out, out[-3000:]

@@ -31,12 +31,23 @@ def authors_graph(X: np.ndarray, k: int = 5) -> np.ndarray:
     return np.where(G > 0, np.exp(-G / np.median(np.sqrt(D2)) ** 2), 0.0)
 
 
+# The lowest agreement with the authors' scores measured over round-off: 4 OpenBLAS kernels (SkylakeX, Haswell,
+# Sandybridge, Nehalem) x 20 relative perturbations of X by 1e-15 N(0, 1), 80 fits a set (Spearman, top-10 % overlap).
+# Twenty reweighting steps at alpha 100 amplify the last bits on ORL: our own fits agree with each other at
+# 0.9986 / 0.96 at worst, so a fixed 0.99 / 0.95 held on one kernel and failed on another
+# (docs/fidelity/selectors-jelsr.md). The test allows the measured floor less 0.001 and one top-10 % feature.
+ROUND_OFF_FLOOR = {"wdbc": (1.0, 1.0), "ORL": (0.9968, 96 / 102), "lymphoma": (0.9997, 394 / 403)}
+
+
 @pytest.mark.parametrize("name", PARITY_SETS)
 def test_parity_with_authors_code(mirror, name):
     X = parity_matrix(name, mirror)
     W, _, _ = jelsr_fit(centred(X), authors_graph(X), variant="authors", tol=0.0, **AUTHORS)
-    spearman, overlap = agreement(np.sqrt((W**2).sum(axis=1)), fixture("jelsr", name))
-    assert spearman >= 0.99 and overlap >= 0.95, (spearman, overlap)
+    scores = np.sqrt((W**2).sum(axis=1))
+    spearman, overlap = agreement(scores, fixture("jelsr", name))
+    one_feature = 1 / max(1, round(0.1 * scores.size))
+    floor_spearman, floor_overlap = ROUND_OFF_FLOOR[name]
+    assert spearman >= floor_spearman - 1e-3 and overlap >= floor_overlap - one_feature - 1e-12, (spearman, overlap)
 
 
 @pytest.mark.parametrize("variant", ["paper", "authors"])

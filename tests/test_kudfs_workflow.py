@@ -121,7 +121,7 @@ def test_scorecard_and_report_end_to_end(smoke):
     gaps = (thyroid_rows["reproduced"].astype(float) - 92.8).abs()[thyroid_rows["method"] == "KernelUDFS"]
     nearest = thyroid_rows.loc[gaps.idxmin(), "reading"] if gaps.nunique() == len(gaps) else None
     closest = set(thyroid_rows.loc[thyroid_rows["method"] == "KernelUDFS", "closest_reading"])
-    assert len(closest) == 1 and (nearest is None or closest == {nearest})
+    assert len(closest) == 1 and (nearest is None or closest in ({nearest}, {"too close to call"}))
     md_text = (tmp_path / "results/scorecard.md").read_text()
     assert "| kudfs_kmeans_random | kudfs_width_sigma2 | closest |" in md_text
     assert "| results/readings/kudfs_width_sigma2/smoke_kudfs/ | kudfs_width_sigma2 |" in md_text

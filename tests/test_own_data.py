@@ -87,7 +87,7 @@ def test_local_table_errors_name_the_column(tmp_path):
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    ("a,b,label\n", r"d.csv has no data rows \(only a header, or nothing\); it must hold at least 2 samples"),
+    ("a,b,label\n", r"d.csv has a header but no data rows; it must hold at least 2 samples"),
     ("a,b,label\n1,2,0\n", r"d.csv has only 1 data row; it must hold at least 2 samples"),
     ("", r"d.csv is not a readable table \(EmptyDataError"),
     ('a,b,label\n1,"2,0\n', r"d.csv is not a readable table \(ParserError"),

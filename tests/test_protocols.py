@@ -1,5 +1,6 @@
-"""A paper's quick and smoke settings in its folder (ufskit.protocols): merged into the run's config just after
-the file setting ``protocol``, under later overlays; config/quick.yaml and config/smoke.yaml hold no paper's."""
+"""A paper's experiments of each protocol in its folder (ufskit.protocols): the full protocol's merged just after
+config/config.yaml whatever the protocol, the quick and smoke ones just after the file setting ``protocol``, all under
+later overlays; config/config.yaml, config/quick.yaml and config/smoke.yaml hold no paper's."""
 
 from __future__ import annotations
 
@@ -26,6 +27,21 @@ def test_the_protocol_files_hold_no_papers_experiment_and_each_paper_brings_its_
     for path, block in read:
         for name, experiment in block["experiments"].items():
             assert config["experiments"][name] == experiment and experiment["paper"] == path.parent.parent.name
+
+
+def test_the_full_protocol_is_config_yaml_with_each_papers_full_file_under_every_protocol():
+    own = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    assert all(e["paper"] == "generic" for e in own["experiments"].values())
+    read = read_protocols(papers.registry(), "full")
+    assert {path.parent.parent.name for path, _ in read} == set(papers.registry())  # every built-in paper has one
+    defined = {n: e for _, block in read for n, e in block["experiments"].items()}
+    config = load_config(ROOT)
+    assert config["protocol"] == "full" and config["run"] == [*own["run"], *(n for _, b in read for n in b["run"])]
+    assert config["experiments"] == {**own["experiments"], **defined}
+    # a reduced protocol builds on them (its overlays may change them) and runs its own list
+    for protocol in ("quick", "smoke"):
+        reduced = load_config(ROOT, ROOT / f"config/{protocol}.yaml")
+        assert all(reduced["experiments"][n] == e for n, e in defined.items()) and not set(reduced["run"]) & set(defined)
 
 
 def _paper(tmp_path, name, protocols):
@@ -60,6 +76,42 @@ def test_a_papers_block_goes_after_the_protocol_file_and_under_later_overlays(tm
     assert config["run"] == ["qa"]
     # the full protocol: no paper has settings for it, nothing changes
     assert _merge([full], [a]) == full
+
+
+def test_a_papers_full_file_goes_after_config_yaml_under_every_protocol(tmp_path):
+    a = _paper(tmp_path, "a", {"full": {"run": ["fa"], "experiments": {"fa": {"paper": "a", "reps": 5}}},
+                               "quick": {"run": ["qa"], "experiments": {"qa": {"paper": "a", "reps": 1}}}})
+    base = {"protocol": "full", "run": ["g"], "experiments": {"g": {"paper": "generic"}}}
+    config = _merge([base], [a])
+    assert config["run"] == ["g", "fa"] and config["experiments"] == {"g": {"paper": "generic"}, "fa": {"paper": "a", "reps": 5}}
+    # an overlay changes the paper's experiment and may replace `run`, as if the experiment were in the first file
+    config = _merge([base, {"experiments": {"fa": {"reps": 2}}}], [a])
+    assert config["run"] == ["g", "fa"] and config["experiments"]["fa"] == {"paper": "a", "reps": 2}
+    assert _merge([base, {"run": ["fa"]}], [a])["run"] == ["fa"]
+    # the quick protocol: the full experiments stay defined (under the overlays), the run is the quick one
+    config = _merge([base, {"protocol": "quick", "experiments": {"fa": {"reps": 3}}}], [a])
+    assert config["run"] == ["qa"] and config["experiments"]["fa"] == {"paper": "a", "reps": 3}
+    assert list(config["experiments"]) == ["g", "fa", "qa"]
+
+
+def test_under_the_full_protocol_the_callers_key_order_stays_as_if_config_yaml_held_the_papers_experiments(tmp_path):
+    """Snakemake merges the --configfile overlays first, then config/config.yaml, then the overlays again: an
+    overlay's keys come first. The papers' full files keep that order (their methods' order is the tables')."""
+    a = _paper(tmp_path, "a", {"full": {"run": ["fa"], "experiments": {"fa": {"paper": "a", "methods": {"A": {"k": 1}}}}}})
+    base = {"protocol": "full", "run": ["g"], "experiments": {"g": {"paper": "generic"}}}
+    overlay = {"experiments": {"fa": {"methods": {"B": {"k": 2}, "A": {"k": 3}}}}}
+
+    def snakemake_merge(first, overwrite):
+        config = deep_update({}, overwrite)
+        return deep_update(deep_update(config, first), overwrite)
+
+    config = snakemake_merge(base, overlay)
+    add_paper_protocols(config, [base, overlay], {"a": a})
+    with_the_experiment_in_the_file = snakemake_merge(deep_update(dict(base), {"experiments": {
+        "fa": {"paper": "a", "methods": {"A": {"k": 1}}}}}), overlay)
+    assert config["experiments"] == with_the_experiment_in_the_file["experiments"]
+    assert list(config["experiments"]) == ["fa", "g"] and list(config["experiments"]["fa"]["methods"]) == ["B", "A"]
+    assert config["experiments"]["fa"]["methods"]["A"] == {"k": 3} and config["run"] == ["g", "fa"]
 
 
 def test_a_wrong_paper_protocol_file_is_refused_naming_it(tmp_path):

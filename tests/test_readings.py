@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-import yaml
 
 from conftest import ROOT
 from ufskit import readings as R
@@ -16,7 +15,7 @@ from ufskit.protocols import load_config
 
 
 def full_config():
-    return yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    return load_config(ROOT)  # config/config.yaml with the papers' protocols/full.yaml
 
 
 def smoke_config():

@@ -4,6 +4,7 @@ tests/test_kudfs_workflow.py, on the kernel-UDFS smoke run)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -13,6 +14,7 @@ import yaml
 from conftest import ROOT
 from ufskit import scorecard as S
 from ufskit.papers import claims_frame, kudfs, normalise_verdict, scored
+from ufskit.papers import spec as paper_spec
 
 TOL = {"kmeans_acc": {"absolute": 2.0}, "n_samples": {"absolute": 0}, "n_features": {"absolute": 0},
        "n_classes": {"absolute": 0}}
@@ -213,7 +215,7 @@ def test_claims_are_mapped_by_id_and_parts_combined():
     runs = {"kudfs": [S.ReportResults("kudfs", claims=claims)], "ils": [S.ReportResults("smoke_ils")]}
     rows = S.claim_rows(reference(), runs, excluded={"spect": "gone"},
                         published=S.published_numbers(published())).set_index("claim_id")
-    assert len(rows) == 20
+    assert len(rows) == len(reference())  # one row per listed claim of every registered paper
     assert rows.loc["KUDFS/T1", ["outcome", "evidence"]].tolist() == ["holds", "results/kudfs/claims.md"]
     assert rows.loc["KUDFS/T1", "numbers"].startswith("6/6 [Datasets not obtained, left out: spect (gone).]")
     fig1 = rows.loc["KUDFS/Fig1"]
@@ -262,7 +264,10 @@ def test_markdown_has_the_overview_claims_and_every_number():
     assert "| IVFS (Li, Wu & Li, AAAI 2020) | not run | main | 350 | 0 | 0 | 350 |" in md
     assert "- spect: gone" in md
     assert "| thyroid | UDFS | kmeans_acc | 78.5 | 80.37 | +1.87 | ± 2 | within tolerance | |" in md
-    assert md.count("\n| ") == len(card) + 4 + 2 + 7  # + overview rows, overview/claims headers, 7 table headers
+    tables = card[card["kind"] == "number"].groupby(["paper", "table", "base"], dropna=False).ngroups
+    # + one overview row per scored paper (each ran once or not at all), the overview and claims headers, and the
+    # header of each published table
+    assert md.count("\n| ") == len(card) + len(scored()) + 2 + tables
 
 
 def test_a_quick_run_is_marked_and_counts_nothing_as_reproduced():
@@ -313,6 +318,27 @@ def test_the_closest_reading_is_the_nearest_value_and_ties_go_to_the_main_readin
     assert "| Kernel UDFS (Liu & Wang) | results/kudfs/ and its readings | closest per number | 18 | 2 | 1 | 15 |" in md
 
 
+@pytest.mark.parametrize(("std", "expected"), [(1.0, "w"), (3.0, "too close to call")])
+def test_readings_apart_by_less_than_one_try_of_chance_are_too_close_to_call(std, expected):
+    """Kernel UDFS on thyroid: main 2.5 from the published 92.8, reading w 0.5; w is closest only when the 2.0
+    between them is more than one standard deviation of Random's best of G."""
+    def with_chance(table):
+        return table.assign(kernel_udfs_G=2, kernel_udfs_chance=50.0, kernel_udfs_chance_std=std,
+                            kernel_udfs_chance_se=std / 2)
+
+    main = S.ReportResults("kudfs", {"table1": with_chance(kudfs_table(thyroid=(70.7, 80.0, 90.3)))})
+    w = S.ReportResults("readings/w/kudfs", {"table1": with_chance(kudfs_table(thyroid=(70.7, 77.0, 92.3)))},
+                        reading="w", base="kudfs")
+    card = S.scorecard(published(), reference(), {"kudfs": [main, w]}, excluded={}, tolerances=all_tolerances(),
+                       reading_order=["w"])
+    rows = numbers_of(card, "kudfs")
+    kernel = rows[(rows["dataset"] == "thyroid") & (rows["method"] == "KernelUDFS")]
+    assert set(kernel["closest_reading"]) == {expected}
+    md = S.scorecard_markdown(card, excluded={}, tolerances=all_tolerances())
+    # a number whose closest reading is too close to call counts under its main reading (2.5: outside)
+    assert "| Kernel UDFS (Liu & Wang) | results/kudfs/ and its readings | closest per number |" in md
+
+
 def test_a_reading_computed_beside_the_main_one_reads_its_own_metrics():
     pub = published()["ivfs_table1.csv"]
     first = pub.iloc[0]
@@ -351,13 +377,30 @@ def test_out_of_tolerance_rows_take_the_first_matching_group():
     assert "| Kernel UDFS (Liu & Wang) | g1 | 3 | r1 | d1 |" in md and "| Kernel UDFS (Liu & Wang) | g2 | 1 | r2 | d2 |" in md
 
 
+def test_a_papers_groups_file_lists_only_its_own_numbers(tmp_path, monkeypatch):
+    home = tmp_path / "kudfs"
+    home.mkdir()
+    monkeypatch.setitem(paper_spec._REGISTRY, "kudfs", replace(scored()["kudfs"], home=home))
+    row = "Table 1,*,*,*,g,r,d\n"
+    (home / "groups.csv").write_text(",".join(S.GROUP_COLUMNS) + "\n" + "kudfs," + row)
+    assert S.read_groups([home / "groups.csv"])["group"].tolist() == ["g"] and home / "groups.csv" in S.group_files()
+    (home / "groups.csv").write_text(",".join(S.GROUP_COLUMNS) + "\n" + "ils," + row)
+    with pytest.raises(ValueError, match=r"rows of paper\(s\) \['ils'\] in the folder of paper 'kudfs'"):
+        S.read_groups(home / "groups.csv")
+    assert S.read_groups([]).columns.tolist() == S.GROUP_COLUMNS  # no paper has one: no group
+
+
 def _anchor(heading: str) -> str:
     """GitHub's anchor of a markdown heading."""
     return re.sub(r"[^a-z0-9 _-]", "", heading.strip("# ").lower()).replace(" ", "-")
 
 
-def test_the_groups_file_covers_its_rows_and_names_real_doc_sections():
-    groups = S.read_groups(ROOT / "docs/fidelity/groups.csv")
+def test_the_groups_files_cover_their_rows_and_name_real_doc_sections():
+    files = S.group_files()  # each scored paper's groups.csv, in its folder
+    assert files == [spec.groups for spec in scored().values() if spec.groups.is_file()] and files
+    for path in files:
+        assert set(S.read_groups(path)["paper"]) == {path.parent.name}  # a paper's file lists its own numbers
+    groups = S.read_groups(files)
     pub = S.published_numbers(published())
     for g in groups.itertuples(index=False):
         match = pub["paper"] == g.paper

@@ -21,6 +21,7 @@ import yaml
 from snakemake.profiles import ProfileConfigFileParser
 
 from conftest import ROOT
+from ufskit.protocols import load_config
 
 PROFILE = ROOT / "profiles" / "slurm"
 SUBMITTED = re.compile(r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: (\S+)\)")
@@ -73,7 +74,7 @@ def test_profile_parses_and_names_only_existing_rules(monkeypatch):
 
 def test_every_size_is_positive_and_doubles_on_the_retry(monkeypatch):
     args = profile_args(monkeypatch)
-    experiments = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["experiments"]
+    experiments = load_config(ROOT)["experiments"]  # the full protocol's, the papers' protocols/full.yaml included
     defaults = dict(entry.split("=", 1) for entry in args["default-resources"])
     expressions = [*defaults.values(), *(e for r in set_resources(args).values() for e in r.values())]
     for expression in expressions:

@@ -170,8 +170,27 @@ def spread(best: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["metric", "chance_best_of_g", "chance_std", "chance_se", "groups", "partitions"])
 
 
-def beats(value, chance, metric: str):
-    """Whether ``value`` is better than the chance value in ``metric``'s direction (None when either is missing)."""
+TOO_CLOSE = "too close to call"  # a value within one try's spread of the chance value
+
+
+def chance_verdict(value, chance, std, metric: str) -> str:
+    """Whether ``value`` beats the chance value in ``metric``'s direction: "yes", "no", or ``TOO_CLOSE``.
+
+    A value within ``std`` (``chance_std``: the spread of one try of Random's best of G, the noise one
+    best-over-a-grid number carries) of the chance value is too close to call: another machine, whose last
+    bits flip a K-means start, can move it across the chance value, so neither yes nor no is claimed. A
+    missing std (no spread known) leaves no band. "" when the value or the chance value is missing.
+    """
     if value is None or chance is None or pd.isna(value) or pd.isna(chance):
-        return None
-    return bool(value > chance) if higher_is_better(metric) else bool(value < chance)
+        return ""
+    margin = (value - chance) if higher_is_better(metric) else (chance - value)
+    band = 0.0 if std is None or pd.isna(std) else float(std)
+    if abs(margin) <= band:
+        return TOO_CLOSE
+    return "yes" if margin > 0 else "no"
+
+
+def verdict_count(verdicts: pd.Series) -> str:
+    """"yes/n" of ``chance_verdict``'s answers, with "(k too close to call)" when some are."""
+    close = int((verdicts == TOO_CLOSE).sum())
+    return f"{int((verdicts == 'yes').sum())}/{len(verdicts)}" + (f" ({close} too close to call)" if close else "")

@@ -2,7 +2,9 @@
 
 ``ufskit compare RESULTS [REFERENCE]`` tells whether a run agrees with the reference: exit status 0 when every
 scorecard number both sides have is within its tolerance and no verdict changed, 1 when one is beyond it or a
-verdict changed, 2 on bad arguments (a folder that is not there, no tolerances).
+verdict changed, 2 on bad arguments (a folder that is not there, no tolerances). Without REFERENCE it is the
+repository's ``reference/`` folder, found beside the package (the clone of an editable install), and an error
+saying to name one when there is none or it holds no full run yet.
 ``ufskit reference RESULTS --config FILE ...`` keeps a finished run as the reference (``ufskit.reference``).
 """
 
@@ -15,6 +17,26 @@ from pathlib import Path
 
 from .compare import compare_runs, report
 from .reference import PROVENANCE, build
+
+# the clone the package was installed from in editable mode (src/ufskit/ -> the repository's root); for an install
+# from a wheel this is a folder of site-packages, with no reference/ (and no Snakefile) in it
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+def default_reference() -> Path:
+    """The repository's ``reference/`` folder (``REPOSITORY``), when it holds a shipped full run (its scorecard);
+    FileNotFoundError saying to name the folder otherwise."""
+    folder = REPOSITORY / "reference"
+    if not (REPOSITORY / "Snakefile").is_file() or not folder.is_dir():
+        raise FileNotFoundError(
+            f"no reference folder to compare with by default: the package is not in a clone of the repository "
+            f"({REPOSITORY} has no Snakefile and reference/ beside it); name the reference folder: "
+            "ufskit compare RESULTS REFERENCE (the repository's reference/, or any other results folder).")
+    if not (folder / "scorecard.csv").is_file():
+        raise FileNotFoundError(
+            f"{folder} holds no full run yet (no scorecard.csv: the reference run is not shipped); name the folder "
+            "to compare with: ufskit compare RESULTS REFERENCE (another results folder, or a reference of your own).")
+    return folder
 
 
 def load_tolerances(reference: Path, config: Path | None) -> dict:
@@ -32,6 +54,8 @@ def load_tolerances(reference: Path, config: Path | None) -> dict:
 
 
 def _compare(args) -> int:
+    if args.reference is None:
+        args.reference = default_reference()
     for name, folder in (("RESULTS", args.results), ("REFERENCE", args.reference)):
         if not folder.exists():
             hint = " (the shipped reference is the repository's reference/ folder)" if name == "REFERENCE" else ""
@@ -48,7 +72,10 @@ def _reference(args) -> int:
     for path in args.config:
         if not path.is_file():
             raise FileNotFoundError(f"--config: {path} does not exist.")
-    summary = build(args.results, args.out, configs=args.config, full_run=args.full_run)
+    # the commit of the code that ran: the clone the package is installed from, else the current folder's
+    repo = REPOSITORY if (REPOSITORY / ".git").exists() else Path.cwd()
+    summary = build(args.results, args.out, configs=args.config, full_run=args.full_run, job_records=args.job_records,
+                    repo=repo)
     print(f"{args.out}: {summary['files']} files, {summary['megabytes']} MB, commit {summary['git_commit'][:12]}, "
           f"{summary['machine']['cpu']} ({summary['machine']['blas_kernel']}), {summary['date']}")
     return 0
@@ -62,19 +89,23 @@ def main(argv=None) -> int:
         description="Compare every table of RESULTS with REFERENCE (a results folder, the shipped reference/ "
         "folder, or a stored cells file) within the scorecard's tolerances; list what only one side has.")
     cmp.add_argument("results", type=Path, help="a results folder (e.g. results/)")
-    cmp.add_argument("reference", type=Path, nargs="?", default=Path("reference"),
-                     help="the folder to compare with (default: reference/)")
+    cmp.add_argument("reference", type=Path, nargs="?", default=None,
+                     help="the folder to compare with (default: the repository's reference/, the shipped full run)")
     cmp.add_argument("--config", type=Path, help="a config whose scorecard.tolerances to use")
     cmp.add_argument("--limit", type=int, default=20, help="cells listed per part at most (default 20)")
     ref = commands.add_parser(
         "reference", help="keep a finished run as the reference folder (tables, texts, PNGs, provenance)",
-        description="Copy RESULTS' tables, texts and figures into OUT (written anew), with the run's full_run.csv "
-        "and provenance.json (commit, config hash, machine, BLAS kernel, date, the scorecard's tolerances).")
+        description="Copy RESULTS' tables, texts and figures into OUT (written anew), with the run's full_run.csv, "
+        "its per-job record job_records.csv (and job_times.csv made from it) and provenance.json (commit, config "
+        "hash, machine, BLAS kernel, date, the scorecard's tolerances).")
     ref.add_argument("results", type=Path, help="the finished run's results folder, or one benchmark report of "
                      "it (results/all_selectors/, kept as --out reference/all_selectors)")
     ref.add_argument("--config", type=Path, action="append", required=True,
                      help="a config file of the run, in Snakemake's order (repeat: config/config.yaml first)")
-    ref.add_argument("--full-run", type=Path, help="the run's part-by-part times (results/full_run.csv)")
+    ref.add_argument("--full-run", type=Path,
+                     help="the run's part-by-part times (default: RESULTS/full_run.csv when it is there)")
+    ref.add_argument("--job-records", type=Path,
+                     help="the run's per-job record (default: RESULTS/job_records.csv when it is there)")
     ref.add_argument("--out", type=Path, default=Path("reference"), help="the folder to write (default: reference/)")
     args = parser.parse_args(argv)
     try:

@@ -23,9 +23,12 @@ Two sets of cells are compared cell by cell. The scorecard decides; the other ta
 
 Verdict columns (a claim's outcome, "beats chance", within tolerance of the paper) are
 compared as text in every table, and a changed verdict fails the comparison as a scorecard number beyond
-tolerance does; so does a row whose text names are the same on both sides but whose integer names differ
-(a best feature count, a count of wins, a method's mark below Random that changed renames its row). Files and rows present on one side
-only are listed and do not fail it, so that a partial run compares what it has.
+tolerance does, but for one that moves between an answer and "too close to call" (``chance.TOO_CLOSE``: the
+number lies within its own spread of the line, where another machine may put it on either side), which is
+within tolerance. A row whose text names are the same on both sides but whose integer names differ (a best
+feature count, a count of wins that changed renames its row) is one row that changed: in the scorecard it fails
+the comparison, in any other table it is listed as moved, as that table's other numbers are. Files and rows
+present on one side only are listed and do not fail it, so that a partial run compares what it has.
 """
 
 from __future__ import annotations
@@ -37,9 +40,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .chance import TOO_CLOSE
+
 TIME_WORDS = ("seconds", "time")  # a column, metric or published-table column about time
 INTERMEDIATE = {"metrics", "selections", "shared", "chance"}  # folders of per-run files, read through the tables
-MEASURED = {"full_run.csv", "full_run.md"}  # a run's part-by-part wall times (benchmarks/full_run.py): measured
+# measured, not computed: a run's part-by-part wall times (benchmarks/full_run.py), its jobs' times and memory
+MEASURED = {"full_run.csv", "full_run.md", "job_times.csv", "job_records.csv"}
 OUTPUT_SUFFIXES = (".csv", ".md", ".png")  # what a reader looks at, and what a reference folder keeps
 # text columns whose value is a verdict of the run, not the name of a row
 VERDICTS = ("outcome", "verdict", "within_tolerance", "reproduced_beats_chance", "published_beats_chance",
@@ -171,8 +177,8 @@ STATUSES = (IDENTICAL, WITHIN, MOVED, BEYOND, ONLY_MINE, ONLY_REFERENCE)
 def _status(row, tolerances: dict) -> str:
     if row.value == row.value_reference:
         return IDENTICAL
-    if row.column in VERDICTS:
-        return BEYOND
+    if row.column in VERDICTS:  # from or to "too close to call" is a verdict at its edge; yes <-> no is not
+        return WITHIN if TOO_CLOSE in (row.value, row.value_reference) else BEYOND
     try:
         mine, ref = float(row.value), float(row.value_reference)
     except ValueError:
@@ -221,8 +227,8 @@ class Comparison:
 
     @property
     def agrees(self) -> bool:
-        """No scorecard number beyond tolerance, no verdict changed, no row renamed (moves of other tables
-        beyond round-off, and files or rows on one side only, do not count)."""
+        """No scorecard number beyond tolerance or row renamed, no verdict flipped (moves of other tables beyond
+        round-off, their renamed rows, and files or rows on one side only, do not count)."""
         return self.of(BEYOND).empty
 
     @property
@@ -242,7 +248,8 @@ def compare(mine: pd.DataFrame, reference: pd.DataFrame, tolerances: dict, *,
     only_ref, only_mine = both["value"].isna(), both["value_reference"].isna()
     both["status"] = [ONLY_REFERENCE if r else ONLY_MINE if m else _status(row, tolerances)
                       for r, m, row in zip(only_ref, only_mine, both.itertuples(index=False))]
-    both.loc[_renamed(both), "status"] = BEYOND
+    renamed = _renamed(both)
+    both.loc[renamed, "status"] = np.where(both.loc[renamed, "file"] == SCORECARD, BEYOND, MOVED)
     both["part"] = both["file"].map(part_of)
     table = both.drop(columns="metric_reference")
     mine_files, ref_files = set(files_mine), set(files_reference)

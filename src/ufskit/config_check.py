@@ -27,12 +27,15 @@ from pathlib import Path
 from .configio import ConfigError
 from .experiments import (
     PLACEHOLDERS,
+    UNSCALED,
     is_batched,
     is_placeholder,
     method_metrics,
     method_settings,
     not_run,
+    selection_chain,
     settings_by_slug,
+    unscaled_steps,
 )
 from .metrics.registry import check_metrics
 from .registry import dataset_entry, is_local
@@ -46,7 +49,7 @@ ENTRY_POINT_GROUP = "ufskit.selectors"  # selectors.plugins.ENTRY_POINT_GROUP, n
 # Selectors whose scores a preprocessing step makes equal on every feature, so that their ranking is one of
 # round-off: selector -> {step: why}. Steps in COLUMN_SUBSET_STEPS after it keep the scores equal.
 EQUALISED_BY = {"Variance": {"zscore": "z-scoring gives every feature variance 1 (every score 1 within 1e-15)"}}
-COLUMN_SUBSET_STEPS = {"drop_constant"}
+COLUMN_SUBSET_STEPS = {"drop_constant"}  # as experiments.COLUMN_SUBSET_STEPS
 
 
 def check_config(config: dict, registry: dict, local_records="resources/local",
@@ -137,6 +140,13 @@ def _check_experiment(name: str, exp: dict, chains: dict, registry: dict) -> Non
     for label, spec in exp["methods"].items():
         settings_by_slug(exp, label)  # grid sanity and slug uniqueness
         check_metrics(spec.get("metrics") or {}, where=f"experiments.{name}.methods.{label}.metrics")
+        own = spec.get("select_preprocess")
+        if own is not None and own not in ("default", UNSCALED) and own not in chains:
+            raise ValueError(f"experiments.{name}.methods.{label}.select_preprocess: unknown chain {own!r}; defined: "
+                             f"{sorted(chains)}, 'default' or {UNSCALED!r}.")
+        if own is not None and spec.get("batch"):
+            raise ValueError(f"experiments.{name}.methods.{label}: select_preprocess is not supported with "
+                             "`batch: true` (a batched job selects and evaluates on one matrix); remove one.")
     not_run(exp)  # a method's excluded datasets are datasets of the experiment
     batched = [m for m in exp["methods"] if is_batched(exp, m)]
     if batched and exp["paper"] == "ivfs":
@@ -234,18 +244,20 @@ def check_protocols(experiments: dict, chains: dict, registry: dict, excluded=()
             for dataset in exp["datasets"] if equalising else []:
                 if dataset in excluded or dataset in spec.get("exclude", {}):
                     continue
-                chain = exp["preprocess"]
-                steps = _step_names(registry["datasets"][dataset].get("preprocess", []) if chain == "default"
-                                    else chains[chain])
+                chain = selection_chain(exp, label)
+                registered = registry["datasets"][dataset].get("preprocess", [])
+                steps = _step_names(registered if chain == "default" else unscaled_steps(registered)
+                                    if chain == UNSCALED else chains[chain])
                 last = [s for s in steps if s not in COLUMN_SUBSET_STEPS][-1:]
                 if last and last[0] in equalising:
-                    where = "the registry's default chain" if chain == "default" else f"chain {chain!r}"
+                    where = ("the registry's default chain" if chain == "default" else f"chain {chain!r}"
+                             + (f" (methods.{label}.select_preprocess)" if chain != exp["preprocess"] else ""))
                     raise ConfigError(
                         f"experiments.{name}.methods.{label}: the ranking of selector {spec['selector']!r} is "
                         f"undefined on dataset {dataset!r} after the preprocessing {' -> '.join(steps)} ({where}): "
                         f"{equalising[last[0]]}, so the features tie and round-off orders them. Drop the method, "
-                        f"exclude the dataset with the reason (methods.{label}.exclude) or use a chain without "
-                        f"{last[0]}."
+                        f"exclude the dataset with the reason (methods.{label}.exclude) or select on a chain without "
+                        f"{last[0]} (methods.{label}.select_preprocess: {UNSCALED})."
                     )
 
 

@@ -52,6 +52,13 @@ class _StrictLoader(_SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+def syntax_error_message(path, error: yaml.YAMLError) -> str:
+    """``<path>, line L, column C: not valid YAML (<yaml's explanation>)``, from the error's problem mark."""
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    return f"{path}{where}: not valid YAML ({error})"
+
+
 def load_yaml(path) -> object:
     """Parse the YAML file at ``path``; a duplicate key or a syntax error is a ``ConfigError`` naming the file
     and the line."""
@@ -60,14 +67,71 @@ def load_yaml(path) -> object:
         try:
             return yaml.load(fh, Loader=_StrictLoader)  # a (C)SafeLoader subclass: safe
         except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-            where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-            raise ConfigError(f"{path}{where}: not valid YAML ({e})") from None
+            raise ConfigError(syntax_error_message(path, e)) from None
+
+
+CONFIGFILE_OPTIONS = ("--configfile", "--configfiles")
+
+
+def configfiles_in_argv(argv) -> list[Path]:
+    """The files given to Snakemake's ``--configfile``/``--configfiles`` (each takes one or more values, up to the
+    next option; ``--configfile=FILE`` too) in ``argv``, the command line without the program name."""
+    files, taking = [], False
+    for arg in argv:
+        name, eq, value = arg.partition("=")
+        if arg.startswith("-"):
+            taking = name in CONFIGFILE_OPTIONS
+            if taking and eq:
+                files.append(Path(value))
+                taking = False
+        elif taking:
+            files.append(Path(arg))
+    return files
+
+
+def _is_json(path: Path) -> bool:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            json.load(fh)
+    except ValueError:
+        return False
+    return True
+
+
+def report_configfile_syntax(argv=None, stream=None) -> list[str]:
+    """Print (to stderr) the YAML syntax error of each ``--configfile`` of the command line, naming the file, the
+    line and the column; return the messages.
+
+    Snakemake parses those files itself before the workflow's first line runs and stops with "Config file is not
+    valid JSON or YAML", naming neither file nor line; nothing of the workflow runs before that except its
+    profile, so ``profiles/default/config.yaml`` (and ``profiles/slurm``) call this while Snakemake reads them
+    (a YTE definition). Files that do not exist are left to Snakemake's message; a duplicate key is reported at
+    the workflow's start-up (``load_yaml``), where Snakemake gets that far.
+    """
+    import sys
+
+    argv = sys.argv[1:] if argv is None else argv
+    messages = []
+    for path in configfiles_in_argv(argv):
+        if not path.is_file():
+            continue
+        try:
+            with open(path, encoding="utf-8") as fh:
+                yaml.load(fh, Loader=_SafeLoader)  # safe
+        except yaml.YAMLError as e:
+            if not _is_json(path):  # Snakemake reads JSON first: valid JSON is fine whatever YAML says
+                messages.append(f"Error in --configfile {syntax_error_message(path, e)}")
+        except (OSError, UnicodeDecodeError) as e:
+            messages.append(f"Error in --configfile {path}: unreadable ({e})")
+    for message in messages:
+        print(message, file=stream or sys.stderr, flush=True)
+    return messages
 
 
 def main(argv=None) -> int:
     """``python -m ufskit.configio FILE...``: parse each config file strictly; print each error, naming the file
-    and the line (Snakemake's own message for an overlay given by ``--configfile`` names neither); exit 1 on any."""
+    and the line (Snakemake's own message for an overlay given by ``--configfile`` names neither, and the
+    workflow's profile adds this one only when Snakemake loads it); exit 1 on any."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m ufskit.configio", description=main.__doc__)

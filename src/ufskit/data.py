@@ -48,8 +48,9 @@ class Dataset:
 
         ``n_flat``: columns flat by the library's rule (``validation.flat_features``:
         every selector leaves them unscored); ``spread_ratio``: largest over smallest
-        range of the other columns, which a scale-sensitive selector warns about
-        above ``validation.SCALE_WARN_FACTOR`` (None without a varying column).
+        range of the other columns (None without a varying column), a description:
+        the scale check of a scale-sensitive selector compares standard deviations
+        (``validation.SCALE_CHECK_FACTOR``).
         """
         _, counts = np.unique(self.y, return_counts=True)
         extremes = column_extremes(self.X) if self.X.size else (np.zeros(0), np.zeros(0))

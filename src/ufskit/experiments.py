@@ -137,6 +137,48 @@ def is_batched(experiment: dict, method: str) -> bool:
     return bool(experiment["methods"][method].get("batch", False))
 
 
+# A method's ``select_preprocess``: the chain it selects on when it is not the experiment's (its selection is
+# evaluated on the experiment's chain, column for column). ``UNSCALED``: each dataset's registry chain without a
+# final z-scoring, the natural input of a selector that measures scale (Variance) where the experiment standardises.
+UNSCALED = "default_unscaled"
+SCALING_STEPS = ("zscore",)
+COLUMN_SUBSET_STEPS = ("drop_constant",)  # steps that only drop columns: the same after a scaling step or before it
+
+
+def step_name(step) -> str:
+    """A chain item's step name (items are names or single-key maps name -> options)."""
+    return step if isinstance(step, str) else next(iter(step))
+
+
+def unscaled_steps(steps: list) -> list:
+    """``steps`` without their last scaling step (``SCALING_STEPS``) when only column-dropping steps follow it: the
+    same columns, not standardised. Unchanged when the chain does not end by scaling."""
+    steps = list(steps)
+    for i in range(len(steps) - 1, -1, -1):
+        name = step_name(steps[i])
+        if name in SCALING_STEPS:
+            return steps[:i] + steps[i + 1:]
+        if name not in COLUMN_SUBSET_STEPS:
+            break
+    return steps
+
+
+def selection_chain(experiment: dict, method: str) -> str:
+    """The chain ``method`` selects on: its ``select_preprocess``, else the experiment's ``preprocess``."""
+    return experiment["methods"][method].get("select_preprocess") or experiment.get("preprocess", "default")
+
+
+def check_same_columns(selected, evaluated, selected_path="", evaluated_path="") -> None:
+    """Refuse a selection made on data (``selected``, a Dataset) whose columns are not those of the data it is
+    evaluated on (``evaluated``): a ``select_preprocess`` chain must keep the same columns in the same order."""
+    a, b = selected.feature_names, evaluated.feature_names
+    same = selected.X.shape[1] == evaluated.X.shape[1] and (a is None or b is None or list(a) == list(b))
+    if not same:
+        raise ValueError(f"the selection's data {selected_path} ({selected.X.shape[1]} columns) and the data it is "
+                         f"evaluated on {evaluated_path} ({evaluated.X.shape[1]} columns) differ in their columns: a "
+                         "method's select_preprocess chain must drop the same columns as the experiment's.")
+
+
 def not_run(experiment: dict) -> dict[tuple[str, str], str]:
     """``{(dataset, method): reason}`` of the pairs an experiment's methods exclude.
 

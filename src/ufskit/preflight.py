@@ -3,7 +3,8 @@
 * ``check_run_names``: every name of ``run`` is an experiment (with a did-you-mean), before anything reads it;
 * ``check_offline``: a config that promises an offline run (``data.offline``) has a mirror for what is not
   downloaded yet;
-* ``check_local_data``: each local dataset's ``loader`` exists, its label (and ``drop``) columns are in the file,
+* ``check_local_data``: each local dataset's ``loader`` exists, a table has data rows below its header, the
+  loader's required options (a table's ``label``) are set, its label (and ``drop``) columns are in the file,
   whose header is read (not its data); returns the datasets' d for the feature-count check;
 * ``scan_local_tables``: small local tables read whole: a non-numeric or empty cell is an error, columns that look
   like a row index a warning (see ``loaders.index_like_columns``).
@@ -23,6 +24,10 @@ from .configio import ConfigError
 from .registry import is_local
 
 OFFLINE_KEY = "data.offline"
+# the options a local file's loader cannot do without (its own check_options says so too, but only in a job)
+REQUIRED_OPTIONS = {"table": ("label",), "npy": ("label",), "mat": ("x", "y")}
+# rows of a table read to name the candidates for a missing label option
+LABEL_HINT_ROWS = 1000
 # local files up to this size are read whole at start-up to look for index-like columns (a fraction of a second)
 SCAN_BYTES = 20 * 2**20
 
@@ -95,6 +100,57 @@ def _npz_columns(path: Path, key: str) -> int | None:
     return shape[1] if len(shape) == 2 else None
 
 
+def check_data_rows(name: str, entry: dict) -> None:
+    """Fail, naming the file, when a local table holds a header and no data row (or nothing at all): said before
+    anything else about it, since every later check (its d, its numeric columns) would mislead."""
+    import pandas as pd
+
+    path, options = Path(entry["path"]), entry.get("options") or {}
+    if entry["loader"] != "table" or not path.is_file():
+        return
+    try:
+        frame = _read_table(path, options, nrows=1)
+    except pd.errors.EmptyDataError:
+        raise ConfigError(f"datasets.{name}: {path.name} is empty (no header, no data rows); it must hold a header "
+                          "row and at least 2 samples, one per row.") from None
+    except (pd.errors.ParserError, UnicodeDecodeError):
+        return  # the loader names the problem when the dataset is prepared
+    if frame is not None and len(frame) == 0:
+        raise ConfigError(f"datasets.{name}: {path.name} has a header but no data rows; it must hold at least 2 "
+                          "samples, one per row below the header.")
+
+
+def check_required_options(name: str, entry: dict) -> None:
+    """Fail, naming the dataset and the option key, when a local dataset leaves out an option its loader needs;
+    for a table without ``label``, with the non-numeric columns that could be the label (the table scan would
+    otherwise call the label column a non-numeric feature)."""
+    loader, options, path = entry["loader"], entry.get("options") or {}, Path(entry["path"])
+    missing = [key for key in REQUIRED_OPTIONS.get(loader, ()) if key not in options]
+    if not missing:
+        return
+    import pandas as pd
+
+    key = f"datasets.{name}.options.{missing[0]}"
+    if loader == "table":
+        hint = ""
+        try:
+            frame = _read_table(path, options, nrows=LABEL_HINT_ROWS) if path.is_file() else None
+        except (pd.errors.ParserError, UnicodeDecodeError):
+            frame = None  # the loader names the problem when the dataset is prepared
+        if frame is not None:
+            frame = frame.drop(columns=list(options.get("drop") or []), errors="ignore")
+            text = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
+            hint = (f" Non-numeric column(s) of {path.name} that could be the label: {text[:10]}." if text else
+                    f" {path.name} has no non-numeric column; the label is one of {list(frame.columns)[:20]}.")
+        raise ConfigError(f"dataset {name!r}: {key} is not set; the 'table' loader needs the column of class labels "
+                          f"(options: {{label: <column>}}), all the others being features.{hint}")
+    if loader == "npy":
+        raise ConfigError(f"dataset {name!r}: {key} is not set; the 'npy' loader needs the index of the column of "
+                          "class labels (options: {label: -1} for the last column).")
+    raise ConfigError(f"dataset {name!r}: option(s) {missing} of datasets.{name}.options are not set; the "
+                      f"{loader!r} loader needs them (docs/own-data.md).")
+
+
 def local_feature_count(name: str, entry: dict) -> int | None:
     """d of a local dataset from its file's header (None where the loader's files cannot be read cheaply).
 
@@ -135,6 +191,8 @@ def check_local_data(registry: dict, datasets) -> dict[str, int]:
             raise ConfigError(f"datasets.{name}.loader: unknown loader {entry['loader']!r}"
                               f"{_did_you_mean(entry['loader'], LOADERS)}; known loaders: {', '.join(sorted(LOADERS))} "
                               "(docs/own-data.md).")
+        check_data_rows(name, entry)  # first: a header alone would otherwise be "d too small" or "not numeric"
+        check_required_options(name, entry)
         d = local_feature_count(name, entry)
         if d is not None:
             counts[name] = d

@@ -171,9 +171,10 @@ def binormalize(X):
 def drop_constant(X):
     """Remove the flat features: the library's one rule (``validation.flat_features``); ``keep`` marks the survivors.
 
-    Flat = constant, or varying only by rounding of its own magnitude (each
-    column judged alone, never against the others), so that a later
-    ``zscore`` cannot blow rounding noise up to unit variance. The summary
+    Flat = constant, or varying only by round-off of its own magnitude: a
+    range of at most ``validation.ROUNDOFF_RELATIVE`` (1e-10) of it, e.g.
+    ``3 + 1e-12 * noise`` (each column judged alone, never against the
+    others), so that a later ``zscore`` cannot blow round-off up to unit variance. The summary
     counts the exactly constant and the near-constant columns removed and
     names the first of them; the step logs the same. A float32 matrix is
     judged in float32 precision (in a chain, X is the Dataset's float64).

@@ -1,12 +1,15 @@
-"""A paper's settings of a reduced protocol (quick, smoke), in its own folder, merged into the run's config.
+"""A paper's experiments of each protocol (full, quick, smoke), in its own folder, merged into the run's config.
 
 Each paper folder may hold ``protocols/<protocol>.yaml``: its experiments for that protocol and their names in
-``run`` (nothing else). When the config's ``protocol`` is that one, the workflow merges the file as if it were
-loaded just after the config file setting ``protocol`` (``config/quick.yaml``, ``config/smoke.yaml``): its
-experiments are added, under any later overlay's changes to them, and its ``run`` entries follow that file's
-own ``run`` - unless a later overlay (or ``--config``) sets ``run``, which then replaces the list as usual.
-So adding a paper brings its quick and smoke experiments with its folder, and ``config/quick.yaml`` holds only
-what belongs to no paper.
+``run`` (nothing else). ``protocols/full.yaml`` holds its experiments of the full protocol (the papers' own
+settings): it is merged whatever the run's protocol, as if it were part of ``config/config.yaml`` (the first
+config file), so every overlay and the reduced protocols build on it; its ``run`` entries follow that file's own
+``run``. When the config's ``protocol`` is a reduced one (quick, smoke), the workflow also merges the papers'
+files of that protocol as if they were loaded just after the config file setting ``protocol``
+(``config/quick.yaml``, ``config/smoke.yaml``): their experiments are added, under any later overlay's changes to
+them, and their ``run`` entries follow that file's own ``run``. A later overlay (or ``--config``) that sets
+``run`` replaces the list as usual. So adding a paper brings its experiments of every protocol with its folder,
+and ``config/config.yaml``, ``config/quick.yaml`` and ``config/smoke.yaml`` hold only what belongs to no paper.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from .papers import registry
 
 FOLDER = "protocols"  # the folder of a paper's protocol settings
 KEYS = ("run", "experiments")  # all a paper's protocol file may set
+FULL = "full"  # the protocol whose files are merged under every run (the papers' own settings)
 
 
 def deep_update(config: dict, overlay: Mapping) -> dict:
@@ -71,24 +75,50 @@ def read_protocols(papers: Mapping, protocol: str) -> list[tuple[Path, dict]]:
 
 
 def add_paper_protocols(config: dict, layers: Sequence[Mapping], papers: Mapping) -> list[Path]:
-    """Merge the papers' settings of the config's ``protocol`` into ``config`` (in place); return their files.
+    """Merge the papers' settings into ``config`` (in place): their full protocol, and that of the config's
+    ``protocol`` when it is a reduced one; return their files (full first).
 
-    ``layers``: what Snakemake merged into ``config``, in its order (each config file's content, then the
-    ``--config`` values). The papers' files go just after the last layer setting ``protocol``.
+    ``layers``: what was merged into ``config``, in order (each config file's content, then the ``--config``
+    values); the first is ``config/config.yaml``. The papers' full files go just after it, their ``run`` entries
+    after its own; a reduced protocol's files go just after the last layer setting ``protocol``, their ``run``
+    entries after that layer's own. A later layer setting ``run`` replaces the list.
+
+    Under a reduced protocol the experiments are merged anew, layer by layer. Under the full protocol they are
+    merged into ``config`` as it stands, as one more config file read just after ``config/config.yaml`` (its
+    content, then the later layers again: what Snakemake does for each config file), so the order of the keys
+    (experiments, their methods) is the one the caller's merge gives with those experiments in that file.
     """
-    read = read_protocols(papers, config.get("protocol", "full"))
-    if not read:
+    protocol = config.get("protocol", FULL)
+    full = [block for _, block in read_protocols(papers, FULL)]
+    read = read_protocols(papers, protocol) if protocol != FULL else []
+    reduced = [block for _, block in read]
+    if not full and not reduced:
         return []
-    blocks = [block for _, block in read]
     layers = list(layers) or [{}]
-    at = max((i for i, layer in enumerate(layers) if "protocol" in layer), default=0)
-    experiments: dict = {}
-    for layer in [*layers[: at + 1], *blocks, *layers[at + 1:]]:
-        deep_update(experiments, layer.get("experiments") or {})
-    config["experiments"] = experiments
-    if not any("run" in layer for layer in layers[at + 1:]):
-        config["run"] = [*(layers[at].get("run") or []), *(n for b in blocks for n in b.get("run") or [])]
-    return [path for path, _ in read]
+    at = max((i for i, layer in enumerate(layers) if "protocol" in layer), default=0) if reduced else 0
+    if reduced:
+        experiments: dict = {}
+        for layer in [layers[0], *full, *layers[1: at + 1], *reduced, *layers[at + 1:]]:
+            deep_update(experiments, layer.get("experiments") or {})
+        config["experiments"] = experiments
+    else:
+        later: dict = {}
+        for layer in layers[1:]:
+            deep_update(later, layer.get("experiments") or {})
+        experiments = config.setdefault("experiments", {})
+        for block in full:
+            deep_update(experiments, block.get("experiments") or {})
+        deep_update(experiments, later)
+    if full and not any("run" in layer for layer in layers[1:]):
+        config["run"] = _runs(layers[0], full)
+    if reduced and not any("run" in layer for layer in layers[at + 1:]):
+        config["run"] = _runs(layers[at], reduced)
+    return [*protocol_files(papers, FULL), *(path for path, _ in read)]
+
+
+def _runs(layer: Mapping, blocks: Sequence[Mapping]) -> list[str]:
+    """``layer``'s own ``run``, then the ``run`` entries of the papers' ``blocks``, in their order."""
+    return [*(layer.get("run") or []), *(n for b in blocks for n in b.get("run") or [])]
 
 
 def load_config(root, *overlays, overrides: Mapping | None = None, papers: Mapping | None = None) -> dict:

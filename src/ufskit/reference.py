@@ -3,11 +3,13 @@
 ``ufskit reference RESULTS --config config/config.yaml --config config/offline.yaml`` copies every table, text
 and figure of RESULTS (CSV, markdown, PNG: ``compare.output_files``; no per-run files, PDFs, parquet or raw
 data) into ``reference/``, with the run's part-by-part time table (``full_run.csv``, written by
-``benchmarks/full_run.py``) and ``provenance.json``: the commit, package versions, a hash of the merged config,
-the machine and its BLAS kernel, the date, and the scorecard tolerances ``ufskit compare`` then holds other
-runs to. The folder is
-written anew (nothing of an older reference is left in it) and refused above ``MAX_MB``, so that it can live in
-git. Users compare their run with it: ``ufskit compare results/``.
+``benchmarks/full_run.py``), its per-job record (``job_records.csv``: rule, wildcards, wall and CPU seconds, peak
+RSS of every job) and the times per kind of job made from it (``job_times.csv``), and ``provenance.json``: the
+commit, package versions, a hash of the merged config, the machine and its BLAS kernel, the date, and the
+scorecard tolerances ``ufskit compare`` then holds other runs to. The two time files are RESULTS' own
+(``results/full_run.csv``, ``results/job_records.csv``, as ``benchmarks/full_run.py`` writes them) unless named.
+The folder is written anew (nothing of an older reference is left in it) and refused above ``MAX_MB``, so that
+it can live in git. Users compare their run with it: ``ufskit compare results/``.
 """
 
 from __future__ import annotations
@@ -20,11 +22,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import pandas as pd
+
 from .compare import output_files
 
 MAX_MB = 30  # the reference lives in git: tables, texts and PNGs only
 PROVENANCE = "provenance.json"
 FULL_RUN = "full_run.csv"
+JOB_RECORDS = "job_records.csv"  # one row per job of the run (benchmarks/job_times.py's job_records)
+JOB_TIMES = "job_times.csv"  # per kind of job: jobs and their seconds (job_times_table)
 
 
 def _cpu() -> str:
@@ -40,7 +46,8 @@ def _cpu() -> str:
 
 def merged_config(configs: list[Path]) -> dict:
     """The config files merged in order as the workflow merges them (``ufskit.protocols``: a later file's keys
-    update the earlier ones, recursively; the papers' protocol files after the file setting ``protocol``)."""
+    update the earlier ones, recursively; the papers' full-protocol files after the first, their files of a
+    reduced protocol after the file setting ``protocol``)."""
     from .configio import load_yaml
     from .papers import registry
     from .protocols import add_paper_protocols, deep_update
@@ -72,13 +79,36 @@ def provenance(configs: list[Path], repo: Path) -> dict:
     }
 
 
+def job_times_table(records: pd.DataFrame) -> pd.DataFrame:
+    """Per kind of job (the folder of ``logs/times/`` its benchmark file is in: select, evaluate, batched, ...) the
+    jobs and their wall seconds, the slowest first, then a total row; from the rows of a per-job record (or any
+    frame with ``benchmark`` paths and ``wall_seconds``) that have a benchmark file."""
+    timed = records[records["benchmark"].fillna("").astype(str).str.startswith("logs/times/")]
+    kinds = timed["benchmark"].str.split("/").str[2]
+    table = (timed.groupby(kinds)["wall_seconds"].agg(jobs="size", job_seconds="sum").rename_axis("kind")
+             .reset_index().sort_values("job_seconds", ascending=False))
+    total = pd.DataFrame([{"kind": "total", "jobs": table["jobs"].sum(), "job_seconds": table["job_seconds"].sum()}])
+    return pd.concat([table, total], ignore_index=True).round({"job_seconds": 1})
+
+
+def _time_file(given: Path | None, results: Path, name: str, option: str, writer: str) -> Path | None:
+    """The time file to ship: the one named (it must exist), else RESULTS' own when it has one, else None."""
+    if given is not None:
+        if not Path(given).is_file():
+            raise ValueError(f"{option}: {given} does not exist ({writer} writes results/{name}).")
+        return Path(given)
+    return results / name if (results / name).is_file() else None
+
+
 def build(results: Path, out: Path, *, configs: list[Path], full_run: Path | None = None,
-          repo: Path | None = None) -> dict:
-    """Write ``out`` anew from ``results``: its outputs, ``full_run.csv`` and ``provenance.json``; their summary.
+          job_records: Path | None = None, repo: Path | None = None) -> dict:
+    """Write ``out`` anew from ``results``: its outputs, ``full_run.csv``, ``job_records.csv`` with ``job_times.csv``
+    made from it, and ``provenance.json``; their summary.
 
     ``results`` is a finished run's results folder (it has the scorecard), one benchmark report of it (it has
     ``vs_random.csv``: ``results/all_selectors/`` of config/all_selectors.yaml, kept as ``reference/all_selectors``)
-    or one tuned-against-chance report (``tuned.csv``: ``results/all_selectors_tuned/``).
+    or one tuned-against-chance report (``tuned.csv``: ``results/all_selectors_tuned/``). ``full_run`` and
+    ``job_records`` default to RESULTS' ``full_run.csv`` and ``job_records.csv`` when it has them.
     Raises ValueError when it is neither or the folder would pass ``MAX_MB``.
     """
     results, out = Path(results), Path(out)
@@ -86,10 +116,12 @@ def build(results: Path, out: Path, *, configs: list[Path], full_run: Path | Non
         raise ValueError(f"{results} has no scorecard.csv (a run's results/), no vs_random.csv (a benchmark report "
                          "such as results/all_selectors/) and no tuned.csv (a tuned-against-chance report): build "
                          "the default target (the scorecard) first.")
-    if full_run is not None and not Path(full_run).is_file():
-        raise ValueError(f"--full-run: {full_run} does not exist (benchmarks/full_run.py writes results/full_run.csv).")
-    files = output_files(results)
-    size = sum((results / f).stat().st_size for f in files) + (Path(full_run).stat().st_size if full_run else 0)
+    full_run = _time_file(full_run, results, FULL_RUN, "--full-run", "benchmarks/full_run.py")
+    job_records = _time_file(job_records, results, JOB_RECORDS, "--job-records",
+                             "benchmarks/full_run.py (or benchmarks/job_times.py --records)")
+    shipped = {FULL_RUN: full_run, JOB_RECORDS: job_records}
+    files = [f for f in output_files(results) if f not in (*shipped, JOB_TIMES)]
+    size = sum((results / f).stat().st_size for f in files) + sum(p.stat().st_size for p in shipped.values() if p)
     if size > MAX_MB * 2**20:
         raise ValueError(f"the reference would hold {size / 2**20:.1f} MB, above the {MAX_MB} MB it may take in git.")
     record = provenance(configs, Path(repo or Path.cwd()))
@@ -98,8 +130,12 @@ def build(results: Path, out: Path, *, configs: list[Path], full_run: Path | Non
     for name in files:
         (staging / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(results / name, staging / name)
-    if full_run is not None:
-        shutil.copyfile(full_run, staging / FULL_RUN)
+    for name, path in shipped.items():
+        if path is not None:
+            shutil.copyfile(path, staging / name)
+    if job_records is not None:
+        job_times_table(pd.read_csv(job_records, keep_default_na=False, na_values=[""])).to_csv(
+            staging / JOB_TIMES, index=False)
     (staging / PROVENANCE).write_text(json.dumps(record, indent=2) + "\n")
     staging.chmod(0o755)
     if out.exists():

@@ -136,7 +136,8 @@ def _ratio_cell(summary: dict) -> str:
 
 def dataset_table(summaries: dict[str, dict]) -> str:
     """Markdown table of prepared datasets: n, d, classes, class sizes, flat columns, the ratio of the largest
-    to the smallest column range (scale-sensitive selectors warn above 1e3) and the preprocessing applied."""
+    to the smallest column range (descriptive: scale-sensitive selectors check their ranking against the
+    standardised columns when the standard deviations differ by more than 4x) and the preprocessing applied."""
     rows = [[name, s["n_samples"], s["n_features"], s["n_classes"], "/".join(str(c) for c in s["class_sizes"]),
              s.get("n_flat", "n/a"), _ratio_cell(s),
              ", ".join(p.get("step", "?") for p in s.get("preprocessing", [])) or "none"]

@@ -30,24 +30,29 @@ from .selection_io import Selection
 from .selectors import make_selector
 from .selectors.plugins import fitted_ranking
 from .selectors.ties import order_from_ranking, rank_with_ties  # not .base: it imports scikit-learn
+from .validation import scale_check_off
 
 log = logging.getLogger("ufskit")
 
 
-def fit_selector(spec: dict, X, *, seed: int, n_classes: int, label: str = "", **extra):
+def fit_selector(spec: dict, X, *, seed: int, n_classes: int, label: str = "", y=None, **extra):
     """Fit ``spec`` ({selector, params}) on X for one run; (fitted selector, fit seconds).
 
     Placeholders of the parameters are resolved on X (``n_classes``, X's sample count); ``extra``
     are further constructor arguments (IVFS's ``checkpoints``); a selector that draws gets
-    ``random_state=seed``, a deterministic one ignores the seed.
+    ``random_state=seed``, a deterministic one ignores the seed. ``y``, the class labels, is passed to
+    ``fit`` only for a selector that uses them (``uses_labels = True``: the benchmark's positive control);
+    the unsupervised selectors never see it.
     """
     params = resolve_params(spec["params"], n_classes=n_classes, n_samples=X.shape[0])
     selector = make_selector(spec["selector"], **params, **extra)
     if "random_state" in selector.get_params():
         selector.set_params(random_state=seed)
     log.info("fitting %s%s on %s (%d x %d)", spec["selector"], params, label, *X.shape)
+    supervised = getattr(selector, "uses_labels", False)
     t0 = time.perf_counter()
-    selector.fit(X)
+    with scale_check_off():  # the chains are the protocols'; the dataset tables report the spread ratio
+        selector.fit(X, y) if supervised else selector.fit(X)
     seconds = time.perf_counter() - t0
     log.info("fit took %.3f s", seconds)
     return selector, seconds
@@ -85,9 +90,10 @@ def to_selection(selector, seconds: float, spec: dict, X, n_features=(), *, chec
                      n_ranked=n_ranked)
 
 
-def fit_run(X, spec: dict, seed: int, *, n_classes: int, n_features=(), label: str = "") -> Selection:
-    """Fit ``spec`` on X with ``seed`` (``fit_selector``) and return its ``Selection`` (``to_selection``)."""
-    selector, seconds = fit_selector(spec, X, seed=seed, n_classes=n_classes, label=label)
+def fit_run(X, spec: dict, seed: int, *, n_classes: int, n_features=(), label: str = "", y=None) -> Selection:
+    """Fit ``spec`` on X with ``seed`` (``fit_selector``; ``y`` for a selector that uses the labels) and return its
+    ``Selection`` (``to_selection``)."""
+    selector, seconds = fit_selector(spec, X, seed=seed, n_classes=n_classes, label=label, y=y)
     return to_selection(selector, seconds, spec, X, n_features)
 
 
@@ -185,7 +191,7 @@ def batched_runs(X, y, runs: list[dict], n_features, metrics: dict, *, n_classes
         key = json.dumps([spec, checkpoints, run["fit_seed"] if is_random(spec) else None], sort_keys=True)
         label = f"{dataset} ({run['params']}, rep {run['rep']})"
         if key not in fits:
-            fits[key] = fit_selector(spec, X, seed=run["fit_seed"], n_classes=n_classes, label=label,
+            fits[key] = fit_selector(spec, X, seed=run["fit_seed"], n_classes=n_classes, label=label, y=y,
                                      **({"checkpoints": checkpoints} if checkpoints else {}))
         sel = to_selection(*fits[key], spec, X, () if run.get("prefixes") else n_features,
                            checkpoint=run.get("checkpoint"))

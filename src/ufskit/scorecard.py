@@ -11,8 +11,9 @@ Readings (``ufskit.readings``): a report folder belongs to the main reading
 or to a named alternative reading (``results/readings/<name>/<report>/``), and a
 reading may instead be computed beside the main one (metrics of the main
 tables, ``beside``). Each published number gets one row per reading, the
-column ``closest_reading`` names the reading nearest to the published value,
-and an out-of-tolerance row carries its group (``docs/fidelity/groups.csv``:
+column ``closest_reading`` names the reading nearest to the published value
+("too close to call" when another is nearer than the noise of one try further),
+and an out-of-tolerance row carries its group (its paper folder's ``groups.csv``:
 a reading, a data version, a paper inconsistency; "unexplained" otherwise).
 
 Reproduced numbers are read from each paper's machine-readable outputs
@@ -32,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .chance import COLUMNS, beats
+from .chance import COLUMNS, TOO_CLOSE, chance_verdict, verdict_count
 from .papers import NOT_RUN, REFERENCE, paper_rows, read_published, registry, scored
 from .papers.spec import Published
 from .readings import MAIN
@@ -210,10 +211,10 @@ def _with_chance(rows: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
 
 
 def chance_verdicts(rows: pd.DataFrame, column: str) -> list[str]:
-    """Per row, "yes"/"no": whether ``column`` (reproduced or published) beats Random's best of G; "" without one."""
-    flags = [beats(v, c, m) if ok else None for v, c, m, ok in
-             zip(rows[column], rows["chance_best_of_g"], rows["metric"], rows["status"] == "ok")]
-    return ["" if f is None else ("yes" if f else "no") for f in flags]
+    """Per row, whether ``column`` (reproduced or published) beats Random's best of G: "yes", "no" or "too close
+    to call" (within one try's spread, ``chance.chance_verdict``); "" without a chance value."""
+    return [chance_verdict(v, c, sd, m) if ok else "" for v, c, sd, m, ok in
+            zip(rows[column], rows["chance_best_of_g"], rows["chance_std"], rows["metric"], rows["status"] == "ok")]
 
 
 # ---------------------------------------------------------------- tolerances
@@ -273,15 +274,23 @@ def closest_readings(rows: pd.DataFrame, order=()) -> pd.Series:
 
     Nearest = smallest |reproduced - published| among the readings with a value;
     ties go to the main reading, then to ``order`` (the config's order of
-    readings). "" when no reading has a value.
+    readings). "" when no reading has a value; "too close to call" when the
+    runner-up is nearer than one standard deviation of Random's best of G
+    further (``chance_std`` of the nearest reading's row, where it has one):
+    readings that close are apart by less than the noise of one try, so
+    another machine may name the other one.
     """
     rank = {MAIN: 0, **{r: i + 1 for i, r in enumerate(order)}}
     scored = rows.assign(_gap=(rows["reproduced"] - rows["published"]).abs(),
                          _rank=rows["reading"].map(lambda r: rank.get(r, len(rank))))
     scored.loc[rows["status"] != "ok", "_gap"] = np.nan
     keys = ["paper", "base", *KEYS[1:], *(k for k in extra_keys() if k in rows)]
-    best = (scored.dropna(subset=["_gap"]).sort_values(["_gap", "_rank"], kind="stable")
-            .drop_duplicates(keys).set_index(keys)["reading"])
+    ranked = scored.dropna(subset=["_gap"]).sort_values(["_gap", "_rank"], kind="stable")
+    first = ranked.drop_duplicates(keys).set_index(keys)
+    runner_up = ranked[ranked.duplicated(keys)].drop_duplicates(keys).set_index(keys)["_gap"]
+    margin = runner_up.reindex(first.index) - first["_gap"]
+    close = margin.le(first["chance_std"]) & first["chance_std"].notna()
+    best = first["reading"].where(~close, TOO_CLOSE)
     return pd.Series([best.get(tuple(k), "") for k in rows[keys].itertuples(index=False)], index=rows.index)
 
 
@@ -289,8 +298,21 @@ GROUP_COLUMNS = ["paper", "table", "dataset", "method", "metric", "group", "reas
 UNEXPLAINED = "unexplained"
 
 
-def read_groups(path) -> pd.DataFrame:
-    """docs/fidelity/groups.csv: published-number patterns (``*`` = any) -> group, measured reason, doc section."""
+def group_files() -> list[Path]:
+    """The groups files of the scored papers that have one (``groups.csv`` of each paper's folder), in the
+    registry's order."""
+    return [spec.groups for spec in scored().values() if spec.groups.is_file()]
+
+
+def read_groups(paths) -> pd.DataFrame:
+    """The groups files ``paths`` (one or several; each paper folder's ``groups.csv``), in order: published-number
+    patterns (``*`` = any) -> group, measured reason, doc section. A file in a paper's folder lists that paper only."""
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    return pd.concat([_read_group_file(p) for p in paths] or [pd.DataFrame(columns=GROUP_COLUMNS)],
+                     ignore_index=True)
+
+
+def _read_group_file(path) -> pd.DataFrame:
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     missing = sorted(set(GROUP_COLUMNS) - set(frame.columns))
     if missing:
@@ -301,6 +323,11 @@ def read_groups(path) -> pd.DataFrame:
     unknown = sorted(set(frame["paper"]) - set(scored()))
     if unknown:
         raise ValueError(f"{path}: unknown paper(s) {unknown}; known: {sorted(scored())}.")
+    owner = next((name for name, spec in registry().items() if spec.home == Path(path).resolve().parent), None)
+    foreign = sorted(set(frame["paper"]) - {owner}) if owner is not None else []
+    if foreign:
+        raise ValueError(f"{path}: rows of paper(s) {foreign} in the folder of paper {owner!r}; each paper's "
+                         "groups.csv lists its own numbers.")
     return frame[GROUP_COLUMNS]
 
 
@@ -483,8 +510,9 @@ def _counts(out: pd.Series) -> tuple[int, int, int]:
 
 
 def _best_outcomes(nums: pd.DataFrame) -> pd.Series:
-    """Each published number's outcome under its closest reading (its main row when none is closer)."""
-    best = nums[(nums["reading"] == nums["closest_reading"]) | (nums["closest_reading"] == "")
+    """Each published number's outcome under its closest reading (its main row when none is closer, or when the
+    closest is too close to call)."""
+    best = nums[(nums["reading"] == nums["closest_reading"]) | nums["closest_reading"].isin(["", TOO_CLOSE])
                 & (nums["reading"] == MAIN)]
     return best.drop_duplicates(["paper", "base", *KEYS[1:], *(k for k in extra_keys() if k in nums)])["outcome"]
 
@@ -522,7 +550,7 @@ def _groups_section(card: pd.DataFrame, groups: pd.DataFrame | None) -> list[str
     nums = card[(card["kind"] == "number") & (card["reading"] == MAIN) & (card["group"].fillna("") != "")]
     lines = ["## Outside tolerance, by group", "",
              "Every published number outside tolerance under the main reading belongs to a group with a measured "
-             "reason (docs/fidelity/groups.csv); one without is \"unexplained\".", ""]
+             "reason (its paper folder's groups.csv); one without is \"unexplained\".", ""]
     if nums.empty:
         return lines + ["No number is outside tolerance.", ""]
     info = {} if groups is None else {g.group: g for g in groups.drop_duplicates("group").itertuples(index=False)}
@@ -561,12 +589,13 @@ def _chance_section(card: pd.DataFrame) -> list[str]:
         return []
     lines = ["## Chance under the same selection", "",
              "Numbers that are a best over G settings and counts, against Random given the same selection (best of "
-             "G random-order settings; docs/fidelity/readings.md): how many beat it.", ""]
+             "G random-order settings; docs/fidelity/readings.md): how many beat it, and how many are too close to "
+             "call (within one standard deviation of Random's best of G).", ""]
     table = []
     for (paper, report, table_name, method), g in rows.groupby(["paper", "report", "table", "method"], sort=False):
-        yes = [int((g[c] == "yes").sum()) for c in ("reproduced_beats_chance", "published_beats_chance")]
         table.append([f"{registry()[paper].title}, {table_name} (results/{report}/)", method,
-                      "/".join(str(int(x)) for x in sorted(g["G"].unique())), f"{yes[0]}/{len(g)}", f"{yes[1]}/{len(g)}"])
+                      "/".join(str(int(x)) for x in sorted(g["G"].unique())), verdict_count(g["reproduced_beats_chance"]),
+                      verdict_count(g["published_beats_chance"])])
     return lines + markdown_table(table, ["table", "method", "G", "reproduced beats chance",
                                           "published beats chance"]).splitlines() + [""]
 

@@ -10,12 +10,21 @@ d x d matrix is ever formed.
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
-# scipy is imported by the eigensolver below: the workflow's start-up, through the papers, loads none
+# scipy (and ufskit.lanczos) is imported by the eigensolver below: the workflow's start-up, through the papers,
+# loads none
 # above this many samples a sparse graph's eigenvectors come from ARPACK
 # (Lanczos) instead of a dense LAPACK decomposition of an n x n matrix
 DENSE_EIGEN_MAX_SAMPLES = 2000
+# eigenvalues of the normalised Laplacian (in [0, 2]) closer than this are one repeated eigenvalue, whose
+# eigenvectors are given a basis fixed by their eigenspace (``canonical_eigenbasis``), from this seed
+EIGEN_TIE = 1e-10
+EIGENSPACE_SEED = 0
+
+logger = logging.getLogger(__name__)
 
 
 def rbf_affinity(D2: np.ndarray, sigma: float) -> np.ndarray:
@@ -63,43 +72,112 @@ def rayleigh_quotients(W, X: np.ndarray, *, centred: bool) -> np.ndarray:
     return num / den
 
 
-def smallest_nontrivial_eigenpairs(W, k: int, dense_max_samples: int = DENSE_EIGEN_MAX_SAMPLES) -> tuple[np.ndarray, np.ndarray]:
+def smallest_nontrivial_eigenpairs(W, k: int, dense_max_samples: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The k smallest eigenpairs of L^ other than the trivial one: (lambdas ascending, n x k xi).
 
     Computed as the k largest eigenpairs of S - 2 xi_1 xi_1' (the deflation
     moves the trivial eigenvalue of S from 1 to -1, the bottom of S's
     spectrum), so a disconnected graph's further eigenvalue-0 vectors are kept,
     orthogonal to xi_1, as in Deng Cai's ``Eigenmap``. Dense LAPACK (only the
-    wanted eigenpairs) for dense W or n <= ``dense_max_samples``, ARPACK for
-    larger sparse graphs. All n - 1 non-trivial pairs may be asked for (the
-    dense path): then the deflation goes to -2, below S's spectrum, so that a
-    bipartite graph's eigenvalue -1 (e.g. n = 2) does not tie with the
-    trivial one; k <= n - 2 keeps the shift of 2 (bit-identical to before).
+    wanted eigenpairs) for dense W or n <= ``dense_max_samples`` (None:
+    DENSE_EIGEN_MAX_SAMPLES, read at the call), checked ARPACK for larger
+    sparse graphs (``_largest_by_lanczos``; LAPACK when the check fails).
+    All n - 1 non-trivial pairs may be asked for (the dense path): then the
+    deflation goes to -2, below S's spectrum, so that a bipartite graph's
+    eigenvalue -1 (e.g. n = 2) does not tie with the trivial one; k <= n - 2
+    keeps the shift of 2 (bit-identical to before).
     Signs are fixed so that each eigenvector's entry of largest magnitude is
     positive, which makes the output deterministic.
     """
     import scipy.linalg
     import scipy.sparse as sp
-    import scipy.sparse.linalg as spla
 
     n = W.shape[0]
     if not 1 <= k <= n - 1:
         raise ValueError(f"asked for {k} non-trivial eigenvectors; a graph on {n} samples has at most {n - 1}.")
-    shift = 2.0 if k <= n - 2 else 3.0
     d = degrees(W)
     s = 1.0 / np.sqrt(d)
     xi1 = np.sqrt(d / d.sum())
-    if sp.issparse(W) and n > dense_max_samples:
-        S = sp.diags(s) @ W @ sp.diags(s)
-        op = spla.LinearOperator((n, n), matvec=lambda v: S @ v - shift * xi1 * (xi1 @ v), dtype=np.float64)
-        mu, V = spla.eigsh(op, k=k, which="LA", v0=np.full(n, 1.0 / np.sqrt(n)), tol=0.0)
-    else:
-        Wd = W.toarray() if sp.issparse(W) else np.asarray(W)
-        S = s[:, None] * Wd * s[None, :]
-        S -= shift * np.outer(xi1, xi1)
-        mu, V = scipy.linalg.eigh(S, subset_by_index=[n - k, n - 1])
-    order = np.argsort(-mu, kind="stable")
-    lam, V = 1.0 - mu[order], V[:, order]
+    if dense_max_samples is None:
+        dense_max_samples = DENSE_EIGEN_MAX_SAMPLES
+
+    def solve(m: int) -> tuple[np.ndarray, np.ndarray]:
+        """The m smallest non-trivial pairs, ascending."""
+        shift = 2.0 if m <= n - 2 else 3.0
+        pairs = _largest_by_lanczos(W, d, s, xi1, shift, m) if sp.issparse(W) and n > dense_max_samples else None
+        if pairs is None:
+            Wd = W.toarray() if sp.issparse(W) else np.asarray(W)
+            S = s[:, None] * Wd * s[None, :]
+            S -= shift * np.outer(xi1, xi1)
+            pairs = scipy.linalg.eigh(S, subset_by_index=[n - m, n - 1])
+        mu, V = pairs
+        order = np.argsort(-mu, kind="stable")
+        return 1.0 - mu[order], V[:, order]
+
+    # one pair beyond the k-th, more while the last ones tie: a repeated eigenvalue is taken whole
+    m = min(k + 1, n - 1)
+    lam, V = solve(m)
+    while m < n - 1 and lam[m - 1] - lam[k - 1] <= EIGEN_TIE:
+        m = min(2 * m, n - 1)
+        lam, V = solve(m)
+    lam, V = lam[:k], canonical_eigenbasis(lam, V, k)
     peak = np.argmax(np.abs(V), axis=0)
     V *= np.sign(V[peak, np.arange(k)])
     return lam, V
+
+
+def canonical_eigenbasis(lam: np.ndarray, V: np.ndarray, k: int) -> np.ndarray:
+    """The first k columns of V (eigenvectors of the ascending eigenvalues ``lam``), each repeated eigenvalue's
+    vectors replaced by a basis its eigenspace alone determines.
+
+    Within a repeated eigenvalue (a graph with several components has 0 several times; a face set's kNN graph
+    often does) any orthonormal basis is an answer, and LAPACK's depends on the last bits of the matrix: another
+    BLAS kernel returns another rotation, and MCFS's regressions on those vectors select other features. Here
+    the eigenspace's vectors are the QR orthonormalisation of a fixed seeded Gaussian matrix projected on it
+    (``EIGENSPACE_SEED``), which depends on the eigenspace only; a repeated eigenvalue cut by the k-th is taken
+    whole in ``lam``/``V``, and its first vectors of that basis are kept. Eigenvalues within ``EIGEN_TIE`` of
+    their neighbour are one repeated eigenvalue.
+    """
+    out = V[:, :k].copy()
+    starts = np.r_[0, np.flatnonzero(np.diff(lam) > EIGEN_TIE) + 1]
+    ends = np.r_[starts[1:], lam.size]
+    reference = None
+    for a, b in zip(starts, ends):
+        if a >= k or b - a < 2:
+            continue
+        if reference is None:
+            reference = np.random.default_rng(EIGENSPACE_SEED).standard_normal((V.shape[0], lam.size))
+        block = V[:, a:b]
+        Q, R = np.linalg.qr(block @ (block.T @ reference[:, : b - a]))
+        Q *= np.sign(np.diag(R))
+        out[:, a:min(b, k)] = Q[:, : min(b, k) - a]
+    return out
+
+
+def _largest_by_lanczos(W, d, s, xi1, shift: float, k: int):
+    """The k largest eigenpairs of S - shift xi_1 xi_1' for the sparse W (degrees d, s = d^-1/2) by ARPACK,
+    checked (``ufskit.lanczos.checked_eigsh``): (values ascending, vectors), or None when LAPACK must answer.
+
+    The check counts S's eigenvalues above mu: mu I - S = D^-1/2 (mu D - W) D^-1/2 has as many negative
+    eigenvalues as mu D - W (Sylvester), read off a sparse factor of mu D - W. Among them is S's trivial
+    eigenvalue 1 when mu < 1, which the deflation has moved to 1 - shift <= -1 < mu: the operator has one
+    fewer above mu, and must have no other than the Ritz values found there.
+    """
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+
+    from .lanczos import checked_eigsh, negative_count
+
+    n = W.shape[0]
+    S = sp.diags(s) @ W @ sp.diags(s)
+    # ravel: the operator also serves LinearOperator's column-by-column products ((n, 1) arrays)
+    op = spla.LinearOperator((n, n), matvec=lambda v: S @ v.ravel() - shift * xi1 * (xi1 @ v.ravel()),
+                             dtype=np.float64)
+
+    def only_these_above(mu, values, vectors):
+        count = negative_count(mu * sp.diags(d) - W)
+        return None if count is None else count - int(mu < 1.0) == int(np.count_nonzero(values > mu))
+
+    # S's eigenvalues lie in [-1, 1]: the margin is 1e-9 absolute
+    return checked_eigsh(op, k, largest=True, check=only_these_above, logger=logger,
+                         what="Lanczos on the normalised graph", scale=1.0, which="LA", tol=0.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -44,21 +45,46 @@ def check_no_constant(X: np.ndarray, *, name: str = "X") -> None:
 
 # Degenerate input, one policy for every selector and for the preprocessing step 'drop_constant'
 # (docs/fidelity/numerics.md). A column is flat when its range (its centred spread: an offset does not change
-# it) is at most FLAT_ULPS units in the last place of its own magnitude, in the precision of the dtype it
-# arrived in (float32 input: float32 ulps): it varies only by rounding. Each column is judged alone, so no
-# column's verdict depends on another column's scale: a column of 1e11 beside columns of order 1 leaves them
-# all scored, and 3 + 1e-12 * noise (some 7000 float64 ulps of 3) is a real, if small, spread. Flat columns
-# are constant for every purpose and are scored last, never first.
+# it) is at most ROUNDOFF_RELATIVE = 1e-10 of its own magnitude max(|min|, |max|), or at most FLAT_ULPS units in
+# the last place of that magnitude in the precision of the dtype it arrived in (float32 input: float32 ulps, the
+# larger bound): it varies only by round-off. 1e-10 is some 5 x 10^5 float64 ulps: the error a value picks up in
+# a long computation (a sum of 10^5-10^6 terms, an iterative solver stopped at 1e-10) before it reaches the file,
+# so `3 + 1e-12 * noise` is round-off about 3, which z-scoring would blow up to unit variance. Each column is
+# judged alone, so no column's verdict depends on another column's scale: a column of 1e11 beside columns of
+# order 1 leaves them all scored. The price: a column whose offset exceeds 1e10 times its range (std 1 on
+# 1e11) is flat too. Flat columns are constant for every purpose and are scored last, never first.
 FLAT_ULPS = 16
+ROUNDOFF_RELATIVE = 1e-10
 # Beyond these magnitudes squared distances and Gram matrices over- or underflow in float64: an X whose
 # largest value lies outside is refused; a column entirely below MIN_ABS_VALUE (its squares underflow) is flat.
 MAX_ABS_VALUE = 1e100
 MIN_ABS_VALUE = 1e-100
-# Scale-sensitive selectors warn (ScaleWarning) when the largest range of the scored columns exceeds the smallest
-# by more than this factor (docs/fidelity/numerics.md). z-scored columns have ranges between 2 and about
-# sqrt(n) (Samuelson's bound), so standardised data never trigger it below some 4 million samples.
-SCALE_WARN_FACTOR = 1e3
-# a ScaleWarning names at most this many of the narrow columns
+# Scale-sensitive selectors check their ranking against the column-standardised X when the standard deviations
+# of the scored columns differ by more than this factor (``ScoreSelector.fit``, docs/fidelity/numerics.md):
+# a second fit on X with each column divided by its standard deviation, and a ScaleWarning when the first
+# features of its ranking differ. 4x: a column with a quarter of another's spread weighs 16 times less in a
+# squared distance. z-scored columns all have standard deviation 1, so standardised data are never checked (no
+# second fit, no warning). float("inf") turns the check (and the warning) off.
+SCALE_CHECK_FACTOR = 4.0
+# the head of the ranking compared: the first min(SCALE_TOP, ceil(d' / 4)) of the d' scored features, in order
+SCALE_TOP = 10
+
+
+@contextmanager
+def scale_check_off():
+    """Inside, no scale check and no second fit, whatever ``SCALE_CHECK_FACTOR`` says; restored on exit.
+
+    The workflow fits inside it: its preprocessing chains are the papers' protocols, chosen on purpose, and
+    its dataset tables already report each prepared dataset's spread ratio, so the check would only double
+    the cost of every fit on unstandardised data (NRFS on the text sets, the raw UCI sets).
+    """
+    global SCALE_CHECK_FACTOR
+    saved, SCALE_CHECK_FACTOR = SCALE_CHECK_FACTOR, float("inf")
+    try:
+        yield
+    finally:
+        SCALE_CHECK_FACTOR = saved
+# a ScaleWarning gives the standard deviation of at most this many of the features that drop out
 SCALE_WARN_LISTED = 5
 
 
@@ -96,10 +122,12 @@ def _epsilon(dtype) -> float:
 def flat_features(X: np.ndarray, extremes=None, *, dtype=np.float64) -> np.ndarray:
     """Boolean mask of the flat columns of X (the rule above), and of the columns entirely below MIN_ABS_VALUE.
 
-    The range hi - lo is the column's spread about any centre, so shifting a
-    column does not make it flat; it is compared with FLAT_ULPS rounding
-    units of the column's own magnitude max(|lo|, |hi|), so the verdict on
-    one column never depends on the others. The second kind (e.g. a column
+    The range hi - lo is the column's spread about any centre; it is compared
+    with the column's own magnitude max(|lo|, |hi|): flat when at most
+    ROUNDOFF_RELATIVE (1e-10) of it, or FLAT_ULPS rounding units of the
+    arrival dtype if that is more, so the verdict on one column never
+    depends on the others (and an offset up to 1e10 times the range keeps a
+    column scored). The second kind (e.g. a column
     of 1e-150 among columns of order 1) has squares that underflow, so no
     score built on it means anything. ``extremes``: ``column_extremes(X)``,
     if known (X may then be None). ``dtype``: the dtype X arrived in
@@ -114,7 +142,7 @@ def flat_features(X: np.ndarray, extremes=None, *, dtype=np.float64) -> np.ndarr
         eps = _epsilon(dtype)
     spread = hi - lo
     magnitude = np.maximum(np.abs(lo), np.abs(hi))
-    return (spread <= FLAT_ULPS * eps * magnitude) | (magnitude < MIN_ABS_VALUE)
+    return (spread <= np.maximum(FLAT_ULPS * eps, ROUNDOFF_RELATIVE) * magnitude) | (magnitude < MIN_ABS_VALUE)
 
 
 def shifted_to_minimum(X: np.ndarray, *others: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -159,33 +187,57 @@ def spread_ratio(extremes) -> float:
     return float("inf") if smallest == 0 else float(largest / smallest)
 
 
-def warn_if_scale_sensitive(extremes, selector: str, columns=None) -> None:
-    """Warn (``ScaleWarning``) when the column ranges (``column_extremes``) differ by more than SCALE_WARN_FACTOR.
+def scale_warning(selector: str, stds, columns, before=(), after=(), failure: str | None = None) -> None:
+    """Issue the ``ScaleWarning`` of ``ScoreSelector``'s scale check (docs/fidelity/numerics.md).
 
-    Called for the selectors whose ranking depends on each column's scale
-    (``ScoreSelector.scale_sensitive``): a kNN graph or a kernel on X is
-    dominated by its widest columns, and a regression on X rewards a narrow
-    column with a large coefficient (MCFS and UDFS rank it first). The
-    warning names the widest column and the narrow ones (``columns`` maps the
-    positions of ``extremes`` to X's column numbers) and the fix.
+    ``stds``: the standard deviations of the scored columns, ``columns`` their
+    numbers in X; ``before`` and ``after``: the first features of the ranking
+    on X and on the column-standardised X (X's columns, or KernelUDFS's kernel
+    features); ``failure``: why the second ranking could not be had.
     """
-    lo, hi = extremes
-    spread = np.asarray(hi, dtype=np.float64) - np.asarray(lo, dtype=np.float64)
-    if not spread.size or not spread.max() > SCALE_WARN_FACTOR * spread.min():
-        return
-    columns = np.arange(spread.size) if columns is None else np.asarray(columns)
-    widest = int(np.argmax(spread))
-    narrow = np.flatnonzero(spread * SCALE_WARN_FACTOR < spread[widest])
-    listed = ", ".join(f"{columns[j]} ({spread[j]:.3g})" for j in narrow[:SCALE_WARN_LISTED])
-    more = f" and {narrow.size - SCALE_WARN_LISTED} more" if narrow.size > SCALE_WARN_LISTED else ""
+    stds, columns = np.asarray(stds, dtype=np.float64), np.asarray(columns)
+    narrow, wide = int(np.argmin(stds)), int(np.argmax(stds))
+    by_column = dict(zip(columns.tolist(), stds.tolist()))
+    head = (f"{selector} is scale-sensitive and X's column standard deviations differ by "
+            f"{stds[wide] / stds[narrow]:.3g}x (column {columns[narrow]}: {stds[narrow]:.3g}, column {columns[wide]}: "
+            f"{stds[wide]:.3g})")
+    if failure is None:
+        left = [j for j in before if j not in after]
+        stated = ", ".join(f"{j} (std {by_column[j]:.3g})" if j in by_column else str(j)
+                           for j in left[:SCALE_WARN_LISTED])
+        effect = (f"; standardising the columns changes its first {len(before)} features from {list(before)} to "
+                  f"{list(after)}" + (f" (dropping out: {stated})" if left else " (the same features, reordered)"))
+    else:
+        effect = f"; whether standardising changes its ranking could not be checked ({failure})"
     warnings.warn(
-        f"{selector} is scale-sensitive and X's column ranges differ by more than {SCALE_WARN_FACTOR:g}x: "
-        f"column {columns[widest]} spans {spread[widest]:.3g}, while {narrow.size} column(s) span less than "
-        f"1/{SCALE_WARN_FACTOR:g} of that: {listed}{more}. Its ranking then reflects the columns' units more than "
-        "their structure; standardise X first (sklearn's StandardScaler, or the preprocessing chain step 'zscore').",
+        f"{head}{effect}. Its ranking then reflects the columns' units more than their structure; standardise X "
+        "first (sklearn's StandardScaler, or the preprocessing chain step 'zscore').",
         ScaleWarning,
-        stacklevel=3,
+        stacklevel=4,
     )
+
+
+def count_distinct_rows(X: np.ndarray, enough: int) -> int:
+    """The number of distinct rows of X, counted up to ``enough`` (the count stops there: O(enough d) when the
+    first rows differ, one pass over X otherwise). -0.0 and 0.0 are the same value."""
+    seen = set()
+    for row in np.asarray(X, dtype=np.float64):
+        seen.add((row + 0.0).tobytes())
+        if len(seen) >= enough:
+            break
+    return len(seen)
+
+
+def check_distinct_rows(X: np.ndarray, n_clusters: int, selector: str) -> None:
+    """Raise unless X has at least ``n_clusters`` distinct rows (samples): c cluster indicators need c distinct
+    points, and K-means on fewer leaves clusters empty (RUFS's start then solves a singular system)."""
+    distinct = count_distinct_rows(X, n_clusters)
+    if distinct < n_clusters:
+        raise ValueError(
+            f"{selector}: n_clusters={n_clusters} needs at least {n_clusters} distinct samples, but X has only "
+            f"{distinct} distinct row(s) among its {X.shape[0]} samples (over its non-flat columns); set n_clusters "
+            f"to at most {distinct}."
+        )
 
 
 def check_scale(X: np.ndarray, *, name: str = "X", extremes=None) -> None:

@@ -131,9 +131,12 @@ def experiment_datasets(name):
 
 
 def chain_steps(wildcards):
-    """The preprocessing steps of chain `wildcards.chain` for `wildcards.dataset`."""
+    """The preprocessing steps of chain `wildcards.chain` for `wildcards.dataset` (`default_unscaled`: the
+    registry's chain without its final z-scoring, ufskit.experiments.unscaled_steps)."""
     if wildcards.chain == "default":
         return dataset_entry(REGISTRY, wildcards.dataset).get("preprocess", [])
+    if wildcards.chain == ex.UNSCALED:
+        return ex.unscaled_steps(dataset_entry(REGISTRY, wildcards.dataset).get("preprocess", []))
     return config["chains"][wildcards.chain]
 
 
@@ -159,6 +162,18 @@ def prepared_data(wildcards):
     """The prepared matrix an experiment's jobs read."""
     chain = config["experiments"][wildcards.experiment]["preprocess"]
     return f"resources/prepared/{chain}/{wildcards.dataset}.npz"
+
+
+def selection_data(wildcards):
+    """The prepared matrix a method's selection job reads (`data`): that of its `select_preprocess` chain when its
+    steps differ from the experiment's on this dataset (Variance on the unscaled data of a standardising chain),
+    then with the experiment's (`evaluated`, which the selection is evaluated on) to check the columns are the same."""
+    exp = config["experiments"][wildcards.experiment]
+    chain = ex.selection_chain(exp, wildcards.method)
+    steps = {c: chain_steps(SimpleNamespace(chain=c, dataset=wildcards.dataset)) for c in (chain, exp["preprocess"])}
+    if steps[chain] == steps[exp["preprocess"]]:
+        return {"data": prepared_data(wildcards)}
+    return {"data": f"resources/prepared/{chain}/{wildcards.dataset}.npz", "evaluated": prepared_data(wildcards)}
 
 
 # ---- selector runs ----------------------------------------------------------------------

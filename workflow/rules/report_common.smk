@@ -54,7 +54,8 @@ def report_run(wildcards):
 
 SCORECARD_PUBLISHED = sorted({published(paper, block.file) for paper, block in SCORECARD.published_blocks()})
 SCORECARD_CLAIMS = [str(p) for p in SCORECARD.claim_lists()]
-SCORECARD_GROUPS = str(REPO / "docs/fidelity/groups.csv")  # out-of-tolerance numbers -> group, reason, doc
+# out-of-tolerance numbers -> group, reason, doc: each scored paper's groups.csv (in its folder), when it has one
+SCORECARD_GROUPS = [str(p) for p in SCORECARD.group_files()]
 
 
 def report_summaries(report):

@@ -3,7 +3,7 @@
 
 rule select_features:
     input:
-        prepared_data,
+        unpack(selection_data),
     output:
         "results/{experiment}/selections/{dataset}/{method}/{params}/rep{rep}.npz",
     log:

@@ -60,11 +60,15 @@ def index_like_columns(X: np.ndarray) -> list[int]:
     return np.flatnonzero(integral & monotone).tolist()
 
 
-def check_rows(n_rows: int, path: Path) -> None:
+def check_rows(n_rows: int, path: Path, *, header: bool = False) -> None:
     """ValueError naming ``path`` when it holds fewer than 2 samples (rows): nothing to select features on.
 
-    Said here, at the file, rather than later as a flat or non-numeric feature.
+    Said here, at the file, rather than later as a flat or non-numeric feature. ``header``: the file is a table
+    whose header row was read.
     """
+    if n_rows == 0 and header:
+        raise ValueError(f"{path.name} has a header but no data rows; it must hold at least 2 samples, one per row "
+                         "below the header.")
     if n_rows == 0:
         raise ValueError(f"{path.name} has no data rows (only a header, or nothing); it must hold at least 2 samples.")
     if n_rows < 2:

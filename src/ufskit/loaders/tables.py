@@ -45,7 +45,7 @@ def load_table(paths: list[Path], options: dict, seed: int) -> Dataset:
         frame = pd.read_csv(path, sep=sep, engine="python" if sep is None else "c")
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as e:
         raise ValueError(f"{path.name} is not a readable table ({type(e).__name__}: {e}).") from e
-    check_rows(len(frame), path)
+    check_rows(len(frame), path, header=True)
     wanted = [opts["label"], *opts.get("drop", [])]
     absent = [c for c in wanted if c not in frame.columns]
     if absent:

@@ -7,12 +7,22 @@ holds them, found by scanning this package. The claim vocabulary and ``claims_fr
 import numpy as np
 import pandas as pd
 
-from .spec import PaperSpec, Published, check_experiments, register, register_folders, registry, scored, titles
+from .spec import (
+    PaperSpec,
+    Published,
+    check_experiments,
+    paper_package,
+    register,
+    register_folders,
+    registry,
+    scored,
+    titles,
+)
 
 __all__ = ["CLAIM_COLUMNS", "EXTRA_MARK", "EXTRA_NOTE", "NOT_RUN", "REFERENCE", "VERDICTS", "PaperSpec", "Published",
            "added_styles", "check_experiments", "claims_frame", "extra_labels", "extra_note", "normalise_verdict",
-           "paper_methods", "paper_rows", "read_published", "reference_labels", "register", "register_folders",
-           "registry", "scored", "shown_label", "titles", "verdict", "with_in_paper"]
+           "paper_methods", "paper_package", "paper_rows", "read_published", "reference_labels", "register",
+           "register_folders", "registry", "scored", "shown_label", "titles", "verdict", "with_in_paper"]
 
 # The one vocabulary of claim verdicts, in every claims.md, claims.csv and the scorecard.
 VERDICTS = ("holds", "partly holds", "does not hold", "not run")

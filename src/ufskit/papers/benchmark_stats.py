@@ -16,10 +16,21 @@ Two questions, two tests (choices and their reasons: docs/fidelity/benchmark.md)
   from the same (normal) distribution, so
   ``t = (mean_m - mean_R) / (s_R sqrt(1/n_m + 1/R))`` follows Student's t with
   R - 1 degrees of freedom (``s_R`` the standard deviation of Random's draws).
-  The p-values of the methods of one dataset and metric are Holm-corrected
-  (``statsmodels``), and each method is marked better / not distinguishable /
-  worse than Random. The method's percentile among the draws and Random's
-  5-95 % band are reported beside the test, free of the normality assumption.
+  The p-values of **one method's datasets within one metric** are Holm-corrected
+  (``statsmodels``; ``FAMILY``), so a method's verdicts never depend on which
+  other methods run, and each method is marked better / not distinguishable /
+  worse than Random. Beside each verdict, the smallest difference the test can
+  call better (``detectable_sd``; the power), the method's percentile among the
+  draws and Random's 5-95 % band (free of the normality assumption).
+* **Does a method beat chance across datasets?** Per method and metric the
+  Wilcoxon signed-rank test of its values against Random's means, paired over
+  the datasets (``across_datasets``), Holm over the unsupervised methods.
+
+A method that uses the labels (``uses_labels``: the positive control, ANOVA F)
+is tested against Random (its datasets one Holm family, as for every method) and never ranked:
+it is in no Friedman block and no CD diagram. ``rejudge`` applies this
+version's families and power to a comparison table written before (the shipped
+reference run's), whose p-values stay valid.
 
 ``random_band`` gives that band per feature count, for curve figures.
 """
@@ -41,8 +52,6 @@ TESTED_METRICS = tuple(m for m in B.METRICS if m != "fit_seconds")  # a random o
 VERDICTS = ("better", "not distinguishable", "worse")
 STATS_COLUMNS = ["metric", "n_datasets", "n_methods", "friedman_chi2", "friedman_p", "friedman_min_p",
                  "critical_difference", "method", "mean_rank", "other", "nemenyi_p"]
-VS_COLUMNS = ["family", "dataset", "method", "metric", "value", "runs", "random", "draws", "random_p05",
-              "random_p95", "percentile", "t", "p", "p_holm", "verdict"]
 
 
 # ---- Friedman and Nemenyi across datasets -------------------------------------------------------
@@ -50,11 +59,12 @@ VS_COLUMNS = ["family", "dataset", "method", "metric", "value", "runs", "random"
 def rank_block(summary: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, list[str]]:
     """The datasets x methods ranks of ``metric`` on the complete block, and the methods left out.
 
-    Ranked methods (original space, run) with a value on every dataset that has
-    any; ranks are recomputed within the block (1 = best, ties shared as in
+    Ranked methods (original space, run, unsupervised: a positive control is never ranked) with a value on every
+    dataset that has any; ranks are recomputed within the block (1 = best, ties shared as in
     ``benchmark.rank_values``). Datasets and methods keep the summary's order.
     """
-    part = summary[(summary["metric"] == metric) & (summary["status"] == B.OK) & (summary["space"] == "original")]
+    part = summary[(summary["metric"] == metric) & (summary["status"] == B.OK) & (summary["space"] == "original")
+                   & ~B.label_users(summary)]
     part = part.dropna(subset=["value"])
     values = part.pivot(index="dataset", columns="method", values="value")
     values = values.reindex(index=list(dict.fromkeys(part["dataset"])), columns=list(dict.fromkeys(part["method"])))
@@ -134,7 +144,7 @@ def benchmark_stats(summary: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, dict
     rows, results = [], {}
     for metric in B.reported(summary):
         ranks, left_out = rank_block(summary, metric)
-        res = {**friedman_nemenyi(ranks), "left_out": left_out, "ranks": ranks}
+        res = {**friedman_nemenyi(ranks), "left_out": left_out, "ranks": ranks, "controls": B.controls(summary)}
         results[metric] = res
         for method, rank in res["mean_ranks"].items():
             for other in res["mean_ranks"].index.drop(method):
@@ -176,6 +186,10 @@ def stats_markdown(results: dict[str, dict], alpha: float = ALPHA, heading: str 
              ", ".join(r["left_out"]) or "–"] for m, r in results.items()]
     parts.append(markdown_table(rows, ["metric", "datasets", "methods", "Friedman χ²", "p", "smallest p", "CD",
                                        "left out"]))
+    supervised = list(dict.fromkeys(m for r in results.values() for m in r.get("controls", [])))
+    if supervised:
+        parts.append(f"Not in any test: {', '.join(m + B.CONTROL_MARK for m in supervised)}, {B.CONTROL} (it reads "
+                     "the labels the label metrics are scored with: never ranked with the unsupervised methods).\n")
     blind = {undecidable(r, alpha) for r in results.values()} - {""}
     parts += [f"**The test cannot decide**: {why}. \"No difference\" below says nothing about the methods; add "
               "datasets to compare them.\n" for why in sorted(blind)]
@@ -229,13 +243,29 @@ def cd_figure(results: dict[str, dict], alpha: float = ALPHA, heading: str = B.T
                      f"{res['n_datasets']} datasets, CD {res['cd']:.2f}"
                      + (f"; left out: {', '.join(res['left_out'])}" if res["left_out"] else ""),
                      fontsize=9, pad=22)
+    supervised = list(dict.fromkeys(m for r in results.values() for m in r.get("controls", [])))
     fig.suptitle(f"{heading}: critical-difference diagrams (mean rank over datasets, 1 = best)\n"
-                 f"a bar joins methods the Nemenyi test cannot tell apart at alpha = {alpha}; Random in red",
+                 f"a bar joins methods the Nemenyi test cannot tell apart at alpha = {alpha}; Random in red"
+                 + (f"; not ranked: {', '.join(supervised)} ({B.CONTROL})" if supervised else ""),
                  fontsize=10)
     return fig
 
 
 # ---- every method against Random ---------------------------------------------------------------
+
+# The Holm family of the per-dataset verdicts: the datasets of one method within one metric (docs/fidelity/
+# benchmark.md). A method's verdict on a dataset then depends on its own p-values on its other datasets only,
+# never on which other methods run beside it; each row of the verdict counts is one family.
+FAMILY = ("method", "metric")
+RAW_COLUMNS = ["family", "dataset", "method", "uses_labels", "metric", "value", "runs", "random", "random_sd",
+               "draws", "random_p05", "random_p95", "percentile", "t", "p"]
+VS_COLUMNS = RAW_COLUMNS + ["family_size", "p_holm", "verdict", "min_diff", "min_diff_sd"]
+ACROSS_COLUMNS = ["method", "uses_labels", "metric", "n_datasets", "better_than_mean", "median_percentile",
+                  "statistic", "p", "p_holm", "verdict"]
+CONTROL_NOTE = (f"{B.CONTROL_MARK} {B.CONTROL}: a supervised selector (it reads the class labels the label metrics "
+                "are scored with), run to show what the test can detect; tested against Random in a family of its "
+                "own, never ranked and never counted with the unsupervised methods.")
+
 
 def reference_methods(planned: pd.DataFrame) -> dict[str, str]:
     """Per dataset the label of its Random method (datasets without one are absent)."""
@@ -272,18 +302,20 @@ def _percentile(value: float, draws: np.ndarray, metric: str) -> float:
 
 
 def versus_random(metrics: pd.DataFrame, planned: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
-    """Per dataset, metric and ranked method: the test against that dataset's Random draws and the verdict.
+    """Per dataset, metric and tested method: the test against that dataset's Random draws, the verdict, the power.
 
     ``metrics`` is the long table of the experiments, ``planned`` the plan
     (``benchmark.plan``). Methods of a derived space (kernel UDFS) are left
-    out, as from the ranks. The Holm correction runs over the methods of one
-    dataset and metric.
+    out, as from the ranks; a method that uses the labels (the positive control) is tested, marked
+    ``uses_labels``. The verdicts and the power columns are ``judge``'s: Holm over each method's datasets
+    within a metric (``FAMILY``), so a method's verdicts do not depend on which other methods run.
     """
     runs = B.per_run(metrics)
     runs = runs[runs["metric"].isin(TESTED_METRICS)]
     refs = reference_methods(planned)
     ok = planned[(planned["status"] == B.OK) & (planned["space"] == "original") & planned["dataset"].isin(refs)]
     family = dict(zip(planned["dataset"], planned["family"]))
+    supervised = dict(zip(ok["method"], B.label_users(ok)))
     values = {key: g["value"].to_numpy() for key, g in runs.groupby(["dataset", "method", "metric"])}
     rows = []
     for dataset, method in zip(ok["dataset"], ok["method"]):
@@ -295,14 +327,164 @@ def versus_random(metrics: pd.DataFrame, planned: pd.DataFrame, alpha: float = A
                 continue
             t, p = prediction_t_test(x, draws)
             low, high = np.quantile(draws, BAND)
-            rows.append({"family": family[dataset], "dataset": dataset, "method": method, "metric": metric,
-                         "value": x.mean(), "runs": x.size, "random": draws.mean(), "draws": draws.size,
-                         "random_p05": low, "random_p95": high, "percentile": _percentile(x.mean(), draws, metric),
-                         "t": t, "p": p})
-    table = pd.DataFrame(rows, columns=VS_COLUMNS[:-2])
-    table["p_holm"] = table.groupby(["dataset", "metric"])["p"].transform(_holm)
+            rows.append({"family": family[dataset], "dataset": dataset, "method": method,
+                         "uses_labels": bool(supervised[method]), "metric": metric, "value": x.mean(), "runs": x.size,
+                         "random": draws.mean(), "random_sd": draws.std(ddof=1) if draws.size > 1 else np.nan,
+                         "draws": draws.size, "random_p05": low, "random_p95": high,
+                         "percentile": _percentile(x.mean(), draws, metric), "t": t, "p": p})
+    return judge(pd.DataFrame(rows, columns=RAW_COLUMNS), alpha)
+
+
+def judge(table: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """``table`` (columns ``RAW_COLUMNS``: one test per dataset, method and metric) with its verdicts and power.
+
+    ``p_holm``: Holm's correction over the ``FAMILY`` (a method's datasets within a metric, ``family_size`` of
+    them); ``verdict``: better / not distinguishable / worse than Random. ``min_diff`` (the metric's units) and
+    ``min_diff_sd`` (in Random's standard deviations): the smallest difference from Random's mean, in the
+    metric's better direction, that the test calls better whatever the method's other datasets give (the
+    first step of Holm, alpha / family_size; ``detectable_sd``).
+    """
+    table = table.reset_index(drop=True).copy()
+    if table.empty:
+        return pd.DataFrame(columns=VS_COLUMNS)
+    table["uses_labels"] = B.label_users(table)
+    groups = table.groupby(list(FAMILY), sort=False)["p"]
+    table["family_size"] = groups.transform("count").astype(int)
+    table["p_holm"] = groups.transform(_holm)
     table["verdict"] = [_verdict(r.value - r.random, r.p_holm, r.metric, r.draws, alpha) for r in table.itertuples()]
+    table["min_diff_sd"] = [detectable_sd(r.draws, r.runs, max(r.family_size, 1), alpha) for r in table.itertuples()]
+    table["min_diff"] = table["min_diff_sd"] * table["random_sd"]
     return table[VS_COLUMNS]
+
+
+def detectable_sd(draws: int, runs: int = 1, family_size: int = 1, alpha: float = ALPHA) -> float:
+    """The smallest |mean_m - mean_R| / s_R the prediction t-test rejects at alpha / family_size, two-sided.
+
+    t_{R-1}(1 - alpha / (2 k)) sqrt(1/n + 1/R) for R draws, n runs and k tests in the Holm family (Holm's first
+    step: a difference this large is called better whatever the family's other p-values; the last step, alpha
+    alone, is ``family_size=1``). NaN with fewer than 2 draws (no test).
+    """
+    from scipy import stats
+
+    if draws < 2:
+        return np.nan
+    return float(stats.t.ppf(1 - alpha / (2 * family_size), draws - 1) * np.sqrt(1 / runs + 1 / draws))
+
+
+def detectable_limit(runs: int = 1, family_size: int = 1, alpha: float = ALPHA) -> float:
+    """``detectable_sd`` with infinitely many draws: z(1 - alpha / (2 k)) sqrt(1/n). No number of draws goes below:
+    the test asks whether the method lies beyond the spread of random subsets, which more draws only measure better."""
+    from scipy import stats
+
+    return float(stats.norm.ppf(1 - alpha / (2 * family_size)) / np.sqrt(runs))
+
+
+def draws_needed(target_sd: float, runs: int = 1, family_size: int = 1, alpha: float = ALPHA,
+                 max_draws: int = 1_000_000) -> int | None:
+    """The fewest draws R with ``detectable_sd(R, runs, family_size, alpha) <= target_sd``; None when none does
+    (``target_sd`` at or below ``detectable_limit``, or beyond ``max_draws``)."""
+    if not target_sd > detectable_limit(runs, family_size, alpha) or detectable_sd(max_draws, runs, family_size,
+                                                                                   alpha) > target_sd:
+        return None
+    low, high = 2, max_draws  # detectable_sd decreases with R: bisect
+    while low < high:
+        mid = (low + high) // 2
+        if detectable_sd(mid, runs, family_size, alpha) <= target_sd:
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+def random_sd_from_t(table: pd.DataFrame) -> pd.Series:
+    """Random's standard deviation per row of a comparison table that lacks it, from t (``prediction_t_test``):
+    s_R = (value - random) / (t sqrt(1/runs + 1/draws)); per dataset and metric the median over the methods
+    with a finite non-zero t (they share one s_R, up to the table's rounding). NaN where no method has one."""
+    t = pd.to_numeric(table["t"], errors="coerce")
+    usable = np.isfinite(t) & (t != 0)
+    est = (table["value"] - table["random"]) / (t * np.sqrt(1 / table["runs"] + 1 / table["draws"]))
+    per = est[usable].groupby([table["dataset"][usable], table["metric"][usable]]).median()
+    keys = pd.MultiIndex.from_frame(table[["dataset", "metric"]])
+    return pd.Series(per.reindex(keys).to_numpy(), index=table.index)
+
+
+def rejudge(table: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """A comparison table written by an earlier version (e.g. the shipped ``reference/all_selectors/vs_random.csv``:
+    p per test, Holm over the methods of a dataset) judged again with ``judge``: the p-values are kept (the same
+    test), Random's sd is recovered from t where the table lacks it (``random_sd_from_t``), and the family, the
+    verdicts and the power columns are this version's. Nothing is rerun: the tests need only each row's value,
+    runs, Random's mean, sd and draws."""
+    table = table.copy()
+    if "random_sd" not in table:
+        table["random_sd"] = random_sd_from_t(table)
+    table["uses_labels"] = B.label_users(table)
+    return judge(table[RAW_COLUMNS], alpha)
+
+
+def across_datasets(table: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Per method and metric, the Wilcoxon signed-rank test of its value against Random's mean over the datasets.
+
+    Paired and two-sided (``scipy.stats.wilcoxon``; zero differences dropped, as Wilcoxon did); Holm over the
+    unsupervised methods of each metric (a method that uses the labels is a family of its own: p_holm = p).
+    ``better_than_mean``: datasets where the method is on the better side of Random's mean; ``median_percentile``
+    (the effect size): the median over the datasets of the method's percentile among Random's draws (0.5: an
+    average random subset). ``verdict``: better / worse when the Holm-corrected p < alpha, by the sign of the
+    signed-rank sum in the metric's better direction.
+    """
+    from scipy import stats
+
+    rows = []
+    for (method, metric), group in table.groupby(["method", "metric"], sort=False):
+        sign = 1.0 if higher_is_better(metric) else -1.0
+        diff = (sign * (group["value"] - group["random"])).to_numpy(dtype=float)
+        diff = diff[np.isfinite(diff)]
+        nonzero = diff[diff != 0]
+        statistic, p, direction = np.nan, np.nan, 0.0
+        if nonzero.size:
+            result = stats.wilcoxon(nonzero)
+            statistic, p = float(result.statistic), float(result.pvalue)
+            ranks = stats.rankdata(np.abs(nonzero))
+            direction = np.sign(ranks[nonzero > 0].sum() - ranks[nonzero < 0].sum())
+        rows.append({"method": method, "uses_labels": bool(B.label_users(group).any()), "metric": metric,
+                     "n_datasets": int(diff.size), "better_than_mean": int((diff > 0).sum()),
+                     "median_percentile": float(group["percentile"].median()), "statistic": statistic, "p": p,
+                     "_direction": direction})
+    out = pd.DataFrame(rows, columns=ACROSS_COLUMNS[:-2] + ["_direction"])
+    if out.empty:
+        return pd.DataFrame(columns=ACROSS_COLUMNS)
+    out["p_holm"] = out["p"]
+    unsupervised = ~out["uses_labels"].astype(bool)
+    out.loc[unsupervised, "p_holm"] = out[unsupervised].groupby("metric")["p"].transform(_holm)
+    out["verdict"] = [("not distinguishable" if not p < alpha else "better" if d > 0 else "worse" if d < 0
+                       else "not distinguishable") if np.isfinite(p) else "untested"
+                      for p, d in zip(out["p_holm"], out["_direction"])]
+    return out[ACROSS_COLUMNS]
+
+
+def power_summary(table: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Per metric what the per-dataset test can call better: over the datasets, the median and range of the
+    smallest difference it calls better (in Random's sds, at the first Holm step of a method that ran on every
+    dataset), the same with alpha alone (the last step), the limit with infinitely many draws, and, where a
+    positive control ran, its median effect (in Random's sds) and the draws that would bring the first-step
+    threshold down to it (None: no number of draws does)."""
+    rows = []
+    for metric, part in table.groupby("metric", sort=False):
+        per = part.drop_duplicates("dataset")
+        k = int(part["family_size"].max())
+        draws, runs = int(per["draws"].median()), int(part["runs"].median())
+        row = {"metric": metric, "datasets": per["dataset"].nunique(), "draws": draws, "family_size": k,
+               "min_diff_sd": detectable_sd(draws, runs, k, alpha), "min_diff_sd_alone": detectable_sd(draws, runs, 1,
+                                                                                                         alpha),
+               "limit_sd": detectable_limit(runs, k, alpha), "median_min_diff": float(per["min_diff"].median())}
+        control = part[B.label_users(part)]
+        if len(control):
+            sign = 1.0 if higher_is_better(metric) else -1.0
+            effect = float((sign * (control["value"] - control["random"]) / control["random_sd"]).median())
+            row.update(control_effect_sd=effect, control_better=int((control["verdict"] == "better").sum()),
+                       control_datasets=int(control["dataset"].nunique()),
+                       draws_for_control=draws_needed(effect, runs, int(control["family_size"].max()), alpha))
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def random_band(metrics: pd.DataFrame, method: str = REFERENCE, quantiles: tuple[float, float] = BAND,
@@ -348,25 +530,63 @@ def verdict_counts(table: pd.DataFrame) -> pd.DataFrame:
     return counts.reindex(columns=list(VERDICTS), fill_value=0).reset_index()
 
 
-def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA, heading: str = B.TITLE) -> str:
-    """The report under ``heading``: per method and metric the verdict counts, per metric Random's band."""
+def majority_better(table: pd.DataFrame) -> pd.Series:
+    """Per (method, metric) whether the method is better than Random on more than half of the datasets it ran on."""
+    better = table["verdict"].eq("better").groupby([table["method"], table["metric"]]).sum()
+    ran = table.groupby(["method", "metric"])["dataset"].nunique()
+    return better > ran / 2
+
+
+def shown(method: str, table: pd.DataFrame) -> str:
+    """``method`` as the tables show it: marked when it uses the labels (the positive control)."""
+    return method + B.CONTROL_MARK if method in B.controls(table) else method
+
+
+def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA, heading: str = B.TITLE,
+                           across: pd.DataFrame | None = None) -> str:
+    """The report under ``heading``: per method and metric the verdict counts and the test across datasets
+    (``across``, default ``across_datasets(table)``), per metric what the test can detect, then per metric each
+    dataset's values with Random's band. The positive control (a method that uses the labels) is a section of
+    its own in each."""
     parts = [
         f"# {heading}: every method against {REFERENCE}\n",
         f"{REFERENCE} ranks the features in a uniformly random order; its R draws (repetitions) give the "
-        "distribution of a random subset's summary value (mean over the evaluated counts). A method's value "
-        f"(mean over its runs) is compared with it by a prediction t-test (df = R - 1), two-sided, with Holm's "
-        f"correction over the methods of each dataset and metric, at alpha = {alpha}. Percentile: share of "
-        f"{REFERENCE}'s draws the method beats. Fit time is not tested.\n",
+        "distribution of a random subset's summary value (mean over the evaluated counts). **Per dataset**, a "
+        "method's value (mean over its runs) is compared with it by a prediction t-test (df = R - 1), two-sided, "
+        f"at alpha = {alpha}, with Holm's correction over **that method's datasets** within a metric: a method's "
+        "verdicts do not change when other methods are added or removed. **Across datasets**, the Wilcoxon "
+        f"signed-rank test of the method's values against {REFERENCE}'s means (paired over the datasets, "
+        "two-sided), Holm over the unsupervised methods of a metric. Percentile: share of "
+        f"{REFERENCE}'s draws the method beats. Fit time is not tested. Choices and reasons: "
+        "docs/fidelity/benchmark.md.\n",
     ]
     if table.empty:
         return "\n".join(parts + [f"No dataset has a {REFERENCE} method with results: nothing to compare.\n"])
+    across = across_datasets(table, alpha) if across is None else across
     counts = verdict_counts(table).set_index(["method", "metric"])
-    methods = list(dict.fromkeys(table["method"]))
+    cross = across.set_index(["method", "metric"])
+    supervised = B.controls(table)
+    methods = [m for m in dict.fromkeys(table["method"]) if m not in supervised]
     metrics = [m for m in TESTED_METRICS if m in set(table["metric"])]
+    header = ["method"] + [B.METRIC_LABELS[k] for k in metrics]
     rows = [[m] + [_counts_cell(counts, m, k) for k in metrics] for m in methods]
     parts += [f"## Datasets where each method is better / not distinguishable / worse than {REFERENCE}\n",
-              markdown_table(rows, ["method"] + [B.METRIC_LABELS[k] for k in metrics])]
+              markdown_table(rows, header)]
+    if supervised:
+        rows = [[shown(m, table)] + [_counts_cell(counts, m, k) for k in metrics] for m in supervised]
+        parts += [f"### {B.CONTROL.capitalize()}\n", CONTROL_NOTE + "\n", markdown_table(rows, header)]
+    rows = [[m] + [_across_cell(cross, m, k) for k in metrics] for m in methods]
+    parts += [f"## Across datasets: Wilcoxon signed-rank test against {REFERENCE}'s mean\n",
+              f"▲ better, ▼ worse (Holm over the methods of a metric, p < {alpha}); the number: the median over the "
+              f"datasets of the method's percentile among {REFERENCE}'s draws (0.5: an average random subset); p "
+              "Holm-corrected.\n", markdown_table(rows, header)]
+    if supervised:
+        rows = [[shown(m, table)] + [_across_cell(cross, m, k) for k in metrics] for m in supervised]
+        parts += [f"### {B.CONTROL.capitalize()} (a family of its own: p not corrected)\n",
+                  markdown_table(rows, header)]
+    parts += ["## What the per-dataset test can detect\n", power_markdown(power_summary(table, alpha), alpha)]
     mark = {"better": " ▲", "worse": " ▼", "not distinguishable": ""}
+    columns = methods + supervised
     for metric in metrics:
         part = table[table["metric"] == metric]
         direction = "higher" if higher_is_better(metric) else "lower"
@@ -375,14 +595,43 @@ def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA, heading: s
             cells = group.set_index("method")
             first = cells.iloc[0]
             band = f"{B._fmt(first['random'])} [{B._fmt(first['random_p05'])}, {B._fmt(first['random_p95'])}]"
-            rows.append([first["family"], dataset, band] + [
+            rows.append([first["family"], dataset, band, B._fmt(first["min_diff"])] + [
                 B._fmt(cells.loc[m, "value"]) + mark.get(cells.loc[m, "verdict"], " ?") if m in cells.index else ""
-                for m in methods])
+                for m in columns])
         parts += [f"## {B.METRIC_LABELS[metric]} (`{metric}`, {direction} is better)\n",
-                  f"▲ better, ▼ worse than {REFERENCE} (Holm-corrected p < {alpha}); no mark: not distinguishable. "
-                  f"{REFERENCE}: mean of the draws [5 %, 95 % quantiles].\n",
-                  markdown_table(rows, ["family", "dataset", f"{REFERENCE} [5-95 %]"] + methods)]
+                  f"▲ better, ▼ worse than {REFERENCE} (Holm over the method's datasets, p < {alpha}); no mark: not "
+                  f"distinguishable. {REFERENCE}: mean of the draws [5 %, 95 % quantiles]; detectable: the smallest "
+                  "difference from that mean the test calls better at Holm's first step."
+                  + (f" {CONTROL_NOTE}" if supervised else "") + "\n",
+                  markdown_table(rows, ["family", "dataset", f"{REFERENCE} [5-95 %]", "detectable"]
+                                 + [shown(m, table) for m in columns])]
     return "\n".join(parts)
+
+
+def power_markdown(power: pd.DataFrame, alpha: float = ALPHA) -> str:
+    """``power_summary`` as a markdown table with a sentence on what it means."""
+    has_control = "control_effect_sd" in power
+    rows = []
+    for r in power.itertuples():
+        row = [B.METRIC_LABELS.get(r.metric, r.metric), str(r.datasets), str(r.draws), str(r.family_size),
+               f"{r.min_diff_sd:.2f}", f"{r.min_diff_sd_alone:.2f}", f"{r.limit_sd:.2f}"]
+        if has_control:
+            effect = getattr(r, "control_effect_sd", np.nan)
+            need = getattr(r, "draws_for_control", None)
+            row += ["–" if pd.isna(effect) else f"{effect:.2f}",
+                    "–" if pd.isna(effect) else f"{int(r.control_better)} of {int(r.control_datasets)}",
+                    "–" if pd.isna(effect) else ("none" if need is None or pd.isna(need) else f"{int(need):,}")]
+        rows.append(row)
+    header = ["metric", "datasets", "draws R", "Holm family k", "detectable (sd), first step", "alpha alone (sd)",
+              "R = ∞ (sd)"]
+    if has_control:
+        header += ["control's median effect (sd)", "control better", "draws for that effect"]
+    return ("In Random's standard deviations s_R: the smallest |method - Random's mean| the prediction t-test "
+            f"calls better is t_(R-1)(1 - alpha / 2k) sqrt(1 + 1/R) s_R at Holm's first step (alpha = {alpha}, k "
+            "datasets in the family) and t_(R-1)(1 - alpha / 2) sqrt(1 + 1/R) s_R at its last; with infinitely many "
+            "draws it falls only to z(1 - alpha / 2k) s_R: the test asks whether one method lies beyond the spread "
+            "of random subsets, which more draws measure better but do not shrink.\n\n"
+            + markdown_table(rows, header))
 
 
 def _counts_cell(counts: pd.DataFrame, method: str, metric: str) -> str:
@@ -390,6 +639,14 @@ def _counts_cell(counts: pd.DataFrame, method: str, metric: str) -> str:
         return "–"
     c = counts.loc[(method, metric)]
     return " / ".join(str(int(c[v])) for v in VERDICTS)
+
+
+def _across_cell(across: pd.DataFrame, method: str, metric: str) -> str:
+    if (method, metric) not in across.index:
+        return "–"
+    r = across.loc[(method, metric)]
+    mark = {"better": "▲ ", "worse": "▼ "}.get(r["verdict"], "")
+    return f"{mark}{r['median_percentile']:.2f} (p {_pfmt(r['p_holm'])})"
 
 
 def _pfmt(p) -> str:

@@ -10,8 +10,10 @@ A paper is a folder named as the paper and importable as a package (``ufskit/pap
     scripts/        the ``script:`` files of those rules
     published/      its published numbers (one CSV per block) and its claims list
     captions/       the report captions of its tables and figures (``<caption>.rst``)
-    protocols/      its experiments of the quick and smoke protocols (``quick.yaml``, ``smoke.yaml``: ``run``
-                    and ``experiments``), merged into the run's config by ``ufskit.protocols``
+    protocols/      its experiments of each protocol (``full.yaml``, ``quick.yaml``, ``smoke.yaml``: ``run`` and
+                    ``experiments``), merged into the run's config by ``ufskit.protocols``
+    groups.csv      the groups of its published numbers outside tolerance, each with its measured reason
+                    (optional; read by the scorecard)
 
 The built-in papers are the folders of this package, found by scanning it (``PAPERS_HOME``); a paper
 outside the package is a folder under one of the config's ``paper_folders``, registered after them by
@@ -32,6 +34,7 @@ import pandas as pd
 GENERIC = "generic"  # config `paper` of an experiment that belongs to no paper (its own tables only)
 PAPERS_HOME = Path(__file__).resolve().parent  # the built-in papers: one sub-folder (sub-package) each
 RULES, SCRIPTS, PUBLISHED, CAPTIONS = "rules.smk", "scripts", "published", "captions"  # the parts of a paper's folder
+GROUPS = "groups.csv"  # its explained deviations: published-number patterns -> group, reason, doc (optional)
 READER_COLUMNS = ["table", "dataset", "method", "metric", "reproduced", "status"]
 
 
@@ -99,6 +102,12 @@ class PaperSpec:
         """Its Snakemake rules file, ``rules.smk`` of its folder (the Snakefile includes it)."""
         return self._part(RULES)
 
+    @property
+    def groups(self) -> Path:
+        """Its groups of published numbers outside tolerance, ``groups.csv`` of its folder (may not exist): the
+        scorecard's ``read_groups`` columns, each row of this paper."""
+        return self._part(GROUPS)
+
     def _part(self, name: str) -> Path:
         if self.home is None:
             raise ValueError(f"paper {self.name!r} has no folder: register it (ufskit.papers.spec.registry).")
@@ -139,6 +148,25 @@ def register(folder) -> PaperSpec:
 def register_folders(roots: Iterable) -> list[PaperSpec]:
     """``register`` every paper folder of each folder of ``roots`` (config ``paper_folders``), after the built-in ones."""
     return [register(folder) for root in roots or () for folder in paper_folders(root)]
+
+
+def paper_package(file):
+    """The package of the paper folder holding ``file`` (any file of the folder, or of its ``scripts/``): imported as
+    ``ufskit.papers.<name>`` for a built-in paper (a folder of ``PAPERS_HOME``), as ``<name>`` for one of a
+    config ``paper_folders`` folder (whose parent the workflow puts on the import path, for its jobs too).
+
+    A paper's scripts call it with their ``__file__`` (Snakemake sets it to the script's own path), so the same
+    script runs on both routes: ``paper = paper_package(__file__)``.
+    """
+    path = Path(file).resolve()
+    folder = next((d for d in path.parents if (d / "__init__.py").is_file()), None)
+    if folder is None:
+        raise ValueError(f"{file}: in no paper folder (a folder with an __init__.py).")
+    name = f"{__package__}.{folder.name}" if folder.parent == PAPERS_HOME else folder.name
+    module = importlib.import_module(name)
+    if Path(module.__file__).resolve().parent != folder:
+        raise ValueError(f"{file}: `import {name}` finds {Path(module.__file__).parent}, not its paper folder {folder}.")
+    return module
 
 
 def _spec_of(module: str, folder: Path) -> PaperSpec:

@@ -1,4 +1,4 @@
-"""Scikit-learn-style unsupervised feature selectors, and the registry the workflow uses.
+"""Scikit-learn-style unsupervised feature selectors, the supervised positive control, and the registry the workflow uses.
 
 Adding a selector is one class in a module here (a ``ScoreSelector`` subclass, with the allowed values of its
 parameters in its ``_parameter_constraints``) plus one line in ``BUILT_IN``; the config then refers to it by that
@@ -45,6 +45,10 @@ BUILT_IN = {
     "RUFS": "rufs",
     "Random": "random",
 }
+# supervised selectors (``uses_labels = True``: fit(X, y)), the benchmark's positive controls; resolved by name like
+# the built-in ones (``SELECTORS[name]``, ``make_selector``) but not in ``SELECTORS``' listing, which holds the
+# unsupervised selectors the contract tests and the benchmark's ranks are about
+SUPERVISED = {"AnovaF": "anova_f"}
 # the contract's helpers -> their module, also imported when first used (order_from_ranking without scikit-learn)
 _BASE = {"ScoreSelector": ".base", "order_from_ranking": ".ties", "ranking_from_scores": ".base"}
 
@@ -54,19 +58,20 @@ def _outside(name: str) -> type:
     try:
         return resolve_plugin(name)
     except KeyError:
-        raise SelectorError(unknown_selector_message(name, BUILT_IN)) from None
+        raise SelectorError(unknown_selector_message(name, {**BUILT_IN, **SUPERVISED})) from None
 
 
 class _SelectorTable(dict):
-    """The built-in selectors by name; a missing name is resolved as an import path or entry point."""
+    """The built-in selectors by name; a missing name is resolved as a supervised control, an import path or an
+    entry point."""
 
     def __missing__(self, name):
-        return _outside(name)
+        return selector_class(name)
 
 
 def __getattr__(name: str):
-    if name in BUILT_IN:
-        value = getattr(importlib.import_module(f".{BUILT_IN[name]}", __name__), name)
+    if name in BUILT_IN or name in SUPERVISED:
+        value = getattr(importlib.import_module(f".{BUILT_IN.get(name) or SUPERVISED[name]}", __name__), name)
     elif name in _BASE:
         value = getattr(importlib.import_module(_BASE[name], __name__), name)
     elif name == "SELECTORS":
@@ -82,8 +87,14 @@ def __dir__():
 
 
 def selector_class(name: str) -> type:
-    """The class of selector ``name``: built in, ``module:Class``, or an entry point of ``ufskit.selectors``."""
-    return __getattr__(name) if name in BUILT_IN else _outside(name)
+    """The class of selector ``name``: built in (``SUPERVISED`` too), ``module:Class``, or an entry point of
+    ``ufskit.selectors``."""
+    return __getattr__(name) if name in BUILT_IN or name in SUPERVISED else _outside(name)
+
+
+def uses_labels(name: str) -> bool:
+    """Whether selector ``name`` reads the class labels (``uses_labels = True``: ``fit(X, y)``)."""
+    return bool(getattr(selector_class(name), "uses_labels", False))
 
 
 def check_selector(name: str, params: dict) -> type:
@@ -98,5 +109,5 @@ def make_selector(name: str, **params):
     return check_selector(name, params)(**params)
 
 
-__all__ = ["BUILT_IN", "SELECTORS", "SelectorError", "check_params", "check_selector", "make_selector",
-           "order_from_ranking", "ranking_from_scores", "selector_class", "ScoreSelector", *BUILT_IN]
+__all__ = ["BUILT_IN", "SELECTORS", "SUPERVISED", "SelectorError", "check_params", "check_selector", "make_selector",
+           "order_from_ranking", "ranking_from_scores", "selector_class", "uses_labels", "ScoreSelector", *BUILT_IN, *SUPERVISED]

@@ -2,25 +2,30 @@
 
 from __future__ import annotations
 
+import logging
+import warnings
 from contextlib import nullcontext
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .. import validation
 from ..blas import single_threaded_blas
-from ..sparse_input import is_sparse, sparse_extremes
+from ..sparse_input import BLOCK_BYTES, is_sparse, per_column, sparse_extremes
 from ..validation import (
     check_scale,
     column_extremes,
     flat_features,
     input_dtypes,
     resolve_count,
-    warn_if_scale_sensitive,
+    scale_warning,
 )
 from .constraints import FRACTION, POSITIVE_INT
 from .ties import order_from_ranking, rank_with_ties
+
+logger = logging.getLogger(__name__)
 
 
 def ranking_from_scores(scores: np.ndarray) -> np.ndarray:
@@ -48,6 +53,85 @@ def refuse_sparse_unless_accepted(selector, X) -> bool:
     return sparse
 
 
+def column_stds(X, columns) -> np.ndarray:
+    """Population standard deviations (ddof 0) of ``columns`` of a dense or sparse X, in float64, computed by
+    blocks of columns (two passes each, so an offset costs no precision; no n x d temporary)."""
+    if is_sparse(X):
+        return per_column(X[:, columns], lambda block: block.std(axis=0))
+    step = max(1, BLOCK_BYTES // (8 * max(X.shape[0], 1)))
+    return np.concatenate([X[:, columns[a : a + step]].std(axis=0) for a in range(0, columns.size, step)])
+
+
+def standardised_columns(X, columns, stds):
+    """X with each of ``columns`` divided by its standard deviation (``stds``): the scales standardising gives,
+    offsets and sparsity kept; the other (flat) columns set to 0, flat in any precision, as the fit left them.
+    A new array; X is not modified."""
+    scale = np.zeros(X.shape[1])
+    scale[columns] = 1.0 / stds
+    if is_sparse(X):
+        return type(X)(X.multiply(scale[None, :]))
+    return X * scale
+
+
+class ScaleCheck:
+    """The scale check of a scale-sensitive fit (``ScoreSelector.fit``; docs/fidelity/numerics.md).
+
+    When the scored columns' standard deviations differ by more than
+    ``validation.SCALE_CHECK_FACTOR`` (4x), a twin of the estimator (``clone``:
+    the same parameters and random state, taken before the fit consumes a
+    Generator) is fitted on X with every scored column divided by its standard
+    deviation (offsets and sparsity kept), its warnings silenced; a
+    ``ScaleWarning`` is issued when the first t = min(``SCALE_TOP``,
+    ceil(d'/4)) features of the two rankings differ, in membership or order
+    (d' the features ranked, flat ones excluded; so the selection of the best
+    k changes for some k <= t), naming both lists. No check, hence no cost, at
+    or below the factor: z-scored columns all have standard deviation 1.
+    Above it the check costs a second fit (and a scaled copy of X).
+    """
+
+    def __init__(self, estimator, X, columns):
+        self.twin = None
+        if not estimator.scale_sensitive or getattr(estimator, "_scale_twin", False) or columns.size < 2:
+            return
+        self.stds = column_stds(X, columns)
+        ratio = self.stds.max() / self.stds.min()
+        if not ratio > validation.SCALE_CHECK_FACTOR:  # read at each fit: a user may change it
+            return
+        self.name, self.columns, self.ratio = type(estimator).__name__, columns, ratio
+        try:
+            self.twin = clone(estimator)
+            self.failure = None
+        except Exception as err:  # a plugin whose parameters do not clone: warn without the measurement
+            self.twin, self.failure = False, f"the estimator does not clone: {err}"
+        else:
+            self.twin._scale_twin = True
+
+    def finish(self, X, y, ranking: np.ndarray, n_ranked: int) -> None:
+        """Fit the twin on the standardised X and warn if the top of ``ranking`` (of ``n_ranked`` scored
+        features) changes."""
+        if self.twin is None:
+            return
+        top = min(validation.SCALE_TOP, -(-n_ranked // 4))  # ceil(d' / 4), at most SCALE_TOP
+        if self.twin is not False:
+            logger.info("%s: column standard deviations differ by %.3gx; fitting again on the column-standardised X "
+                        "to see whether its top %d changes (ufskit.validation.SCALE_CHECK_FACTOR)", self.name,
+                        self.ratio, top)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    Z = standardised_columns(X, self.columns, self.stds)
+                    self.twin.fit(Z) if y is None else self.twin.fit(Z, y)
+            except Exception as err:
+                self.failure = f"the fit on the standardised X failed: {type(err).__name__}: {err}"
+        if self.failure is not None:
+            scale_warning(self.name, self.stds, self.columns, failure=self.failure)
+            return
+        mine = order_from_ranking(ranking)[:top].tolist()
+        theirs = order_from_ranking(self.twin.ranking_)[:top].tolist()
+        if mine != theirs:
+            scale_warning(self.name, self.stds, self.columns, mine, theirs)
+
+
 class ScoreSelector(SelectorMixin, BaseEstimator):
     """Base class: a subclass implements ``_score(X) -> scores`` (one per feature, higher = better).
 
@@ -59,9 +143,12 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
     scored; ``_score`` sees only the other columns, and the flat ones get score
     ``-inf`` and the last ranks (``degenerate_features_`` lists them).
     An X with no varying column is refused. A ``scale_sensitive`` selector
-    (the default; Variance and Random are not) warns (``ScaleWarning``) when
-    the scored columns' ranges differ by more than
-    ``validation.SCALE_WARN_FACTOR``: its ranking then depends on the units. ``fit`` stores ``scores_``,
+    (the default; Variance, Random and SOGFS are not) warns (``ScaleWarning``) when
+    its ranking depends on the units: when the scored columns' standard
+    deviations differ by more than ``validation.SCALE_CHECK_FACTOR`` (4x),
+    a second fit on the column-standardised X, and the warning if its first
+    min(10, ceil(d'/4)) features differ (``ScaleCheck``; this doubles the cost
+    of such fits, and z-scored X is never checked). ``fit`` stores ``scores_``,
     ``ranking_`` (``ranking_[i]`` is the rank of feature i, 1 = best) and
     ``n_features_in_``, and ``n_ranked_``: equal scores are ordered by a seeded
     permutation, not by column order, and ``n_ranked_`` counts the features
@@ -112,14 +199,14 @@ class ScoreSelector(SelectorMixin, BaseEstimator):
             )
         self.degenerate_features_ = np.flatnonzero(flat)
         self._scored = np.flatnonzero(~flat)
-        if self.scale_sensitive:
-            warn_if_scale_sensitive((extremes[0][~flat], extremes[1][~flat]), type(self).__name__, self._scored)
+        scale_check = ScaleCheck(self, X, self._scored)  # before the fit: a twin with the same random state
         with single_threaded_blas() if self.single_threaded else nullcontext():
             scores = np.asarray(self._score(X[:, self._scored] if flat.any() else X), dtype=np.float64)
         if scores.shape != (self._scored.size,):
             raise RuntimeError(f"{type(self).__name__}._score returned shape {scores.shape}.")
         self.scores_ = self._to_full(scores, fill=-np.inf)
         self.ranking_, self.n_ranked_ = rank_with_ties(self.scores_, getattr(self, "random_state", None))
+        scale_check.finish(X, y, self.ranking_, self._scored.size)
         return self
 
     def __sklearn_tags__(self):

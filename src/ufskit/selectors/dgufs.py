@@ -175,8 +175,8 @@ class DGUFS(ScoreSelector):
     Notes
     -----
     The Z- and Y-steps compare row norms, so DGUFS depends on each column's
-    scale (column ranges differing by more than 1e3x give a
-    ``ScaleWarning``); X is centred first (the authors' code is not shift-invariant). The
+    scale (a ``ScaleWarning`` when standardising the columns changes the
+    head of its ranking: ``ScoreSelector``); X is centred first (the authors' code is not shift-invariant). The
     first Z-step keeps the m rows of X of smallest norm, and the ADMM keeps
     that start: on z-scored data those norms tie up to rounding, so the
     selection would follow rounding noise; norms within 1e-9 relative tie and are

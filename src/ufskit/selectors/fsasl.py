@@ -219,8 +219,9 @@ class FSASL(ScoreSelector):
     selection at unit scale (s = the root mean square column standard deviation
     rounded to a power of 2; 1 on z-scored data), so that the neighbour width
     r estimated on X does not depend on its units. FSASL is scale-sensitive (a
-    small column needs a large row w_i): a column whose range is below 1e-6 of
-    the largest gives a ``ScaleWarning``.
+    small column needs a large row w_i): a ``ScaleWarning`` when
+    standardising the columns changes the head of its ranking
+    (``ScoreSelector``'s scale check).
 
     Cost on wide data: with one pass (the default) the lasso reconstructs the
     samples of X itself, so each of its FISTA steps (up to 2000) multiplies

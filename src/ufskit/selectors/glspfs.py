@@ -163,8 +163,9 @@ class GLSPFS(ScoreSelector):
     centred already), so an offset on a column changes nothing, and the
     iteration runs on X / s with lam / s, the same problem at unit scale
     (s as for lam=None).
-    GLSPFS is scale-sensitive (a small column needs a large row w_i): column
-    ranges differing by more than 1e3x give a ``ScaleWarning``. A fit in
+    GLSPFS is scale-sensitive (a small column needs a large row w_i): a
+    ``ScaleWarning`` when standardising the columns changes the head of its
+    ranking (``ScoreSelector``'s scale check). A fit in
     which every row of W is 0 (lam outweighs the fit entirely) is an error,
     not a ranking.
     """

@@ -22,22 +22,68 @@ lie in [1 - factor, 1 + factor]).
 
 from __future__ import annotations
 
+import logging
+import os
+
 import numpy as np
 import scipy.linalg
-import scipy.sparse.linalg as spla
 import scipy.stats
 
+from ..lanczos import checked_eigsh
 from ..validation import centred, check_positive
 from .base import ScoreSelector
 from .constraints import FRACTION, UNIT_INTERVAL
 
-# above this many features rho(A) comes from Lanczos (A is entrywise non-negative: its largest eigenvalue
-# is its spectral radius) instead of a dense eigenvalue call
+# from this many features on rho(A) comes from Lanczos (A is entrywise non-negative: its largest eigenvalue
+# is its spectral radius), checked, instead of a dense eigenvalue call
 LANCZOS_MIN_FEATURES = 200
-# above this many features a fit is refused: its d x d matrices (a few at once, 0.8 GB each at this size) and the
-# d^3 / 3 Cholesky solve (3e11 flops here, about a minute on one core) grow with d^2 and d^3; d = 20,000 would need
-# over 10 GB and 2.7e12 flops (docs/performance.md, "Defaults on wide data")
-MAX_FEATURES = 10_000
+# The d x d float64 matrices a fit holds at its peak: while A is built, A's first term and the two temporaries of
+# the second; in the solve, A, the system I - r A and LAPACK's copy of it. tracemalloc counts 3.00 x 8 d^2 bytes of
+# numpy arrays (d = 600 to 4,000, tests/test_defaults_wide.py), but the resident size grows by 4.05-4.23 x 8 d^2
+# (d = 4,000; 5.20 GB in all at lung's d = 12,360, 50 s of CPU): one matrix more, outside numpy's accounting. A fit
+# is refused when these 4 (and the n x d ranks) exceed the memory available (``available_memory``): 4.9 GB at
+# d = 12,360, 12.8 GB at d = 19,993; the d^3 / 3 Cholesky solve is 6.3e11 flops at d = 12,360
+# (docs/performance.md, "Defaults on wide data")
+MATRIX_COPIES = 4
+
+
+def fit_bytes(n_samples: int, n_features: int) -> int:
+    """Bytes of resident memory an Inf-FS fit on n x d data needs at its peak: ``MATRIX_COPIES`` d x d float64
+    matrices (as measured) and the n x d float64 ranks and their centred copy."""
+    return MATRIX_COPIES * 8 * n_features**2 + 2 * 8 * n_samples * n_features
+
+
+def available_memory() -> int | None:
+    """Bytes the process can still allocate: MemAvailable (/proc/meminfo; psutil's ``available`` or the free pages
+    of ``os.sysconf`` elsewhere), capped by the cgroup's memory.max - memory.current where one is set (a
+    container or a SLURM job). None when nothing tells."""
+    free = None
+    try:
+        with open("/proc/meminfo") as f:
+            free = next(int(line.split()[1]) * 1024 for line in f if line.startswith("MemAvailable:"))
+    except (OSError, StopIteration, ValueError):
+        try:
+            import psutil
+
+            free = int(psutil.virtual_memory().available)
+        except ImportError:
+            try:
+                free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+            except (ValueError, OSError, AttributeError):
+                free = None
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            limit = f.read().strip()
+        with open("/sys/fs/cgroup/memory.current") as f:
+            used = int(f.read().strip())
+        if limit != "max":
+            free = min(free, int(limit) - used) if free is not None else int(limit) - used
+    except (OSError, ValueError):
+        pass
+    return free
+
+
+logger = logging.getLogger(__name__)
 
 
 def spearman_matrix(X: np.ndarray) -> np.ndarray:
@@ -59,11 +105,28 @@ def spread_matrix(X: np.ndarray) -> np.ndarray:
 
 
 def spectral_radius(A: np.ndarray) -> float:
-    """Largest eigenvalue of the symmetric non-negative A (its Perron root)."""
+    """Largest eigenvalue of the symmetric non-negative A (its Perron root).
+
+    From LANCZOS_MIN_FEATURES on by Lanczos (``ufskit.lanczos.checked_eigsh``), checked by the
+    Collatz-Wielandt bound: for A >= 0 and any x > 0, no eigenvalue of A exceeds max_i (Ax)_i / x_i. With x
+    the absolute values of the Ritz vector this is the Ritz value itself when that vector is the Perron
+    vector (A's dense positive entries make it positive), and at least rho(A) otherwise, so it must not
+    exceed mu (the Ritz value plus 1e-9 of it); with an entry of x at 0 the bound is not formed. Entries of A
+    below 0 by rounding (1 - |Spearman| at |Spearman| = 1) move eigenvalues by at most d eps, far less.
+    LAPACK answers when the check fails or cannot tell.
+    """
     d = A.shape[0]
-    if d < LANCZOS_MIN_FEATURES:
-        return float(scipy.linalg.eigvalsh(A, subset_by_index=[d - 1, d - 1])[0])
-    return float(spla.eigsh(A, k=1, which="LA", v0=np.ones(d), return_eigenvectors=False)[0])
+    if d >= LANCZOS_MIN_FEATURES:
+
+        def only_this_above(mu, values, vectors):
+            x = np.abs(vectors[:, 0])
+            return bool(np.max((A @ x) / x) <= mu) if np.all(x > 0) else None
+
+        pair = checked_eigsh(A, 1, largest=True, check=only_this_above, logger=logger, what="Lanczos for rho(A)",
+                             which="LA")
+        if pair is not None:
+            return float(pair[0][0])
+    return float(scipy.linalg.eigvalsh(A, subset_by_index=[d - 1, d - 1])[0])
 
 
 def path_energies(A: np.ndarray, factor: float, rho: float) -> np.ndarray:
@@ -98,12 +161,14 @@ class InfFS(ScoreSelector):
     Inf-FS is scale-sensitive by design through sigma_ij: on z-scored data
     every feature has the same spread, sigma_ij = 0, and only the
     non-redundancy c_ij ranks (features least correlated with the others
-    first); column ranges differing by more than 1e3x give a
-    ``ScaleWarning``. Offsets change nothing (ranks and spreads are
+    first); a ``ScaleWarning`` when standardising the columns changes the
+    head of its ranking (``ScoreSelector``'s scale check). Offsets change nothing (ranks and spreads are
     shift-invariant). Cost: O(n d^2) for the correlations, O(d^3 / 3) for the
-    Cholesky solve, d x d memory (a few matrices at once), so more than
-    ``MAX_FEATURES`` = 10,000 (non-flat) features are refused with an
-    error naming the limit. COIL20 (1440 x 1024, z-scored): 18 s for one
+    Cholesky solve, and ``MATRIX_COPIES`` = 4 d x d float64 matrices of
+    resident memory at once (``fit_bytes``: 4.9 GB at d = 12,360, 12.8 GB
+    at d = 20,000; 50 s of CPU at d = 12,360): a fit
+    whose matrices exceed the memory available (``available_memory``) is
+    refused with an error naming the bytes needed and available. COIL20 (1440 x 1024, z-scored): 18 s for one
     fit on the shared 2-core development machine at load average ~30 (a
     fraction of one core).
 
@@ -123,13 +188,14 @@ class InfFS(ScoreSelector):
         self.factor = factor
 
     def _score(self, X):
-        d = X.shape[1]
-        if d > MAX_FEATURES:
+        n, d = X.shape
+        needed, free = fit_bytes(n, d), available_memory()
+        if free is not None and needed > free:
             raise ValueError(
-                f"InfFS builds d x d matrices and solves a d x d system: n_features={d} exceeds its limit "
-                f"MAX_FEATURES={MAX_FEATURES} (ufskit.selectors.inffs; {8 * d * d / 2**30:.1f} GiB per matrix, "
-                f"{d**3 / 3:.1e} flops). Keep fewer features first (e.g. the best {MAX_FEATURES} by Variance) "
-                "or raise the limit.")
+                f"InfFS holds {MATRIX_COPIES} d x d float64 matrices at once: n_features={d} needs "
+                f"{needed / 2**30:.2f} GiB ({needed:,} bytes; ufskit.selectors.inffs.fit_bytes) but "
+                f"{free / 2**30:.2f} GiB ({free:,} bytes) are available. Keep fewer features first (e.g. the best "
+                f"by Variance) or free memory; the solve is another {d**3 / 3:.1e} flops.")
         alpha = float(self.alpha)
         factor = check_positive(self.factor, "factor")
         if not factor < 1:

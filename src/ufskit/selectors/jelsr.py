@@ -163,7 +163,8 @@ class JELSR(ScoreSelector):
     problem at unit scale (s = the root mean square column standard deviation
     rounded to a power of 2, 1 on z-scored data), so that its start (the ridge
     W of the authors, U = I) does not depend on the units of X. JELSR is scale-sensitive (a small column needs a large
-    row w_i): column ranges differing by more than 1e3x give a ``ScaleWarning``.
+    row w_i): a ``ScaleWarning`` when standardising the columns changes the head of its ranking
+    (``ScoreSelector``'s scale check).
 
     Cost per iteration: the ridge solve in the smaller of its two forms
     (O(n d min(n, d)) for the Gram matrix, O(min(n, d)^3 / 3) for its

@@ -35,8 +35,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels import kernel_sq_dists, rbf_kernel, rbf_width
 from ..sparse_regression import row_sq_norms
-from ..validation import auto_or_int, check_scale, column_extremes, flat_features, input_dtypes, warn_if_scale_sensitive
-from .base import ScoreSelector, refuse_sparse_unless_accepted
+from ..validation import auto_or_int, check_scale, column_extremes, flat_features, input_dtypes
+from .base import ScaleCheck, ScoreSelector, refuse_sparse_unless_accepted
 from .constraints import AUTO, NON_NEGATIVE, POSITIVE, POSITIVE_INT
 from .ties import rank_with_ties
 from .udfs import DenseSpectrum, laplacian_from_sq_dists, udfs_iterations
@@ -112,8 +112,10 @@ class KernelUDFS(ScoreSelector):
         magnitudes within [1e-100, 1e100], ``n_features_to_select`` within the
         n kernel features, and X not all one point (every kernel feature would
         be constant). Flat columns of X need no special case: they add nothing
-        to any kernel distance; the others' ranges differing by more than
-        1e3x give a ``ScaleWarning`` (the kernel is then the widest columns').
+        to any kernel distance; when the others' standard deviations differ by
+        more than 10x, a second fit on the column-standardised X checks whether
+        the top kernel features change, and a ``ScaleWarning`` says so (the
+        kernel is then the widest columns'; ``ScoreSelector``).
         Duplicate samples give equal kernel features,
         whose scores may differ (any c of a tied eigenspace are optimal).
         """
@@ -128,8 +130,8 @@ class KernelUDFS(ScoreSelector):
         flat = flat_features(X, extremes, dtype=dtype)
         if flat.all():
             raise ValueError(f"all {n} samples of X coincide (up to rounding): every kernel feature is constant.")
-        warn_if_scale_sensitive((extremes[0][~flat], extremes[1][~flat]), type(self).__name__, np.flatnonzero(~flat))
         self._check_params(n)
+        scale_check = ScaleCheck(self, X, np.flatnonzero(~flat))
         self.X_fit_ = X
         if self.kernel == "linear":
             self.sigma_ = None
@@ -143,6 +145,7 @@ class KernelUDFS(ScoreSelector):
         self.n_iter_ = len(self.objective_)
         self.scores_ = np.sqrt(row_sq_norms(self.W_))
         self.ranking_, self.n_ranked_ = rank_with_ties(self.scores_)
+        scale_check.finish(X, y, self.ranking_, n)
         return self
 
     def kernel_features(self, X) -> np.ndarray:

@@ -28,6 +28,8 @@ scattered onto N_i x N_i: one sparse n x n matrix, no loop over samples.
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
@@ -35,6 +37,7 @@ import scipy.sparse.linalg as spla
 
 from ..blas import single_threaded_blas
 from ..graph import knn_indices, pairwise_sq_dists
+from ..lanczos import checked_eigsh, negative_count
 from ..sparse_regression import EPS, has_converged
 from ..validation import auto_or_int, centred, check_int, check_positive, power_of_two, resolve_n_neighbors
 from .base import ScoreSelector
@@ -45,6 +48,8 @@ from .constraints import AUTO, POSITIVE, POSITIVE_INT
 DENSE_MAX_SAMPLES = 2000
 # the shift-invert pole sits this fraction of M's mean diagonal below 0 (M is semidefinite, 0 its smallest value)
 SHIFT = 1e-6
+
+logger = logging.getLogger(__name__)
 
 
 def _scatter(hood: np.ndarray, blocks: np.ndarray, n: int) -> sp.csr_matrix:
@@ -79,18 +84,28 @@ def smallest_eigenpairs(M: sp.csr_matrix, c: int) -> tuple[np.ndarray, np.ndarra
 
     Dense LAPACK (the authors' ``eig``) up to DENSE_MAX_SAMPLES samples;
     above, shift-invert Lanczos just below 0 on the sparse M (about k^2
-    entries per row), whose eigenvalues nearest the pole are the smallest.
+    entries per row), whose eigenvalues nearest the pole are the smallest,
+    checked (``ufskit.lanczos.checked_eigsh``: M must have no eigenvalue
+    below mu, just under the c-th Ritz value, besides the Ritz values there,
+    counted from a sparse factor of M - mu I); LAPACK when the check fails.
     Only the span of the c eigenvectors matters downstream (see ``llcfs_iterations``).
     """
     M = (M + M.T) * 0.5
     n = M.shape[0]
-    if n <= DENSE_MAX_SAMPLES or c >= n - 1:
-        return scipy.linalg.eigh(M.toarray(), subset_by_index=[0, c - 1])
-    pole = -SHIFT * M.diagonal().mean()
-    v0 = np.linspace(1.0, 2.0, n)  # fixed start (the constant vector is an eigenvector: avoided)
-    values, vectors = spla.eigsh(M.tocsc(), k=c, sigma=pole, which="LM", v0=v0)
-    order = np.argsort(values, kind="stable")
-    return values[order], vectors[:, order]
+    pairs = None
+    if n > DENSE_MAX_SAMPLES and c < n - 1:
+        M = M.tocsc()
+
+        def only_these_below(mu, values, vectors):
+            count = negative_count(M - mu * sp.identity(n, format="csc"))
+            return None if count is None else count == int(np.count_nonzero(values < mu))
+
+        # the margin is at least 1e-9 of M's largest absolute row sum (>= ||M||): eigenvalues within it of a c-th
+        # eigenvalue 0 (a kNN graph in c or more pieces) are ties, not skipped ones
+        pairs = checked_eigsh(M, c, largest=False, check=only_these_below, logger=logger,
+                              what="LLCFS's shift-invert Lanczos", scale=spla.norm(M, np.inf),
+                              sigma=-SHIFT * M.diagonal().mean(), which="LM")
+    return scipy.linalg.eigh(M.toarray(), subset_by_index=[0, c - 1]) if pairs is None else pairs
 
 
 def llcfs_iterations(X: np.ndarray, *, n_clusters: int, n_neighbors: int, beta: float, max_iter: int, tol: float):

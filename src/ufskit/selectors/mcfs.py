@@ -85,8 +85,8 @@ class MCFS(ScoreSelector):
     ``constructW``; for documents, the tf-idf cosine). The regressions run on
     the centred X (an intercept), so that with heat or binary weights an
     offset on a column changes nothing; z-scored data is centred already. MCFS is scale-sensitive (a
-    column's coefficient grows as the column shrinks): column ranges
-    differing by more than 1e3x give a ``ScaleWarning`` (``ScoreSelector``). Sparse X is centred
+    column's coefficient grows as the column shrinks): a ``ScaleWarning`` when
+    standardising the columns changes the head of its ranking (``ScoreSelector``'s scale check). Sparse X is centred
     implicitly (``sparse_input.CentredSparse``: X - 1 mu' is never formed).
 
     Features whose coefficient is zero in every regression score 0 and are

@@ -28,7 +28,7 @@ from sklearn.cluster import KMeans
 from ..graph import knn_graph
 from ..sparse_regression import EPS, DiagonalRidge, has_converged, l21_norm, reweight, row_sq_norms
 from ..spectral import degrees, smallest_nontrivial_eigenpairs
-from ..validation import auto_or_int, centred, check_int, check_positive
+from ..validation import auto_or_int, centred, check_distinct_rows, check_int, check_positive
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT, RANDOM_STATE
 
@@ -119,7 +119,8 @@ class NDFS(ScoreSelector):
     """NDFS feature ranking: features with the largest rows of the regression matrix W first.
 
     Parameters: ``n_clusters`` (c, the number of pseudo-labels; the number of
-    classes in the papers; "auto" = min(5, n - 1)), ``alpha`` and ``beta``
+    classes in the papers; "auto" = min(5, n - 1); at most the number of
+    distinct samples, else a ValueError), ``alpha`` and ``beta``
     (the paper's trade-offs, searched over a grid there; NRFS uses
     alpha = beta = 1e-6), ``gamma`` (orthogonality penalty, 1e8 as in the
     authors' code), ``n_neighbors`` and ``sigma`` (the heat-kernel kNN graph
@@ -140,7 +141,8 @@ class NDFS(ScoreSelector):
     which selects the same features. X is centred first (the regression gets
     an intercept; z-scored data is centred already), so an offset on a column
     changes nothing. NDFS is scale-sensitive (a small column needs a large row
-    w_i): column ranges differing by more than 1e3x give a ``ScaleWarning``.
+    w_i): a ``ScaleWarning`` when standardising the columns changes the head
+    of its ranking (``ScoreSelector``'s scale check).
 
     Attributes: ``scores_`` = ||w_i||, ``W_`` (d x c), ``F_`` (n x c, the
     nonnegative soft cluster indicator), ``objective_`` (one value per
@@ -186,6 +188,7 @@ class NDFS(ScoreSelector):
         self.n_clusters_ = c = auto_or_int(self.n_clusters, "n_clusters", min(5, n - 1))
         if c >= n:
             raise ValueError(f"n_clusters={c} must be smaller than the number of samples ({n}).")
+        check_distinct_rows(X, c, "NDFS")  # c cluster indicators (K-means start) need c distinct points
         self.n_neighbors_ = k = auto_or_int(self.n_neighbors, "n_neighbors", min(5, n - 1))
         if k >= n:
             raise ValueError(f"n_neighbors={k} must be smaller than the number of samples ({n}).")

@@ -48,6 +48,7 @@ from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT, RANDOM_STATE
 from .nrfs_hubs import HubGram
 from .progress import Progress
+from .ties import snap_round_off
 
 SIMILARITIES = ("gaussian", "cosine")
 # working memory of one block of n x m similarity layers (and of the sparse feature-neighbour search)
@@ -355,11 +356,13 @@ def round_robin_order(coef: np.ndarray) -> np.ndarray:
     h of the order give every spectrum its paper's quota, h // c features and
     one more for the first h mod c spectra, so every prefix is a selection
     with the paper's per-spectrum counts, and the selection for h is a subset
-    of the one for h + 1. Ties go to the lower feature index. Returns all m
+    of the one for h + 1. Ties, round-off apart included (``ties.snap_round_off``:
+    words of identical patterns), go to the lower feature index. Returns all m
     indices, best first.
     """
     m, c = coef.shape
-    ranked = np.argsort(-coef, axis=0, kind="stable").T  # c x m: each spectrum's features, best first
+    snapped = np.column_stack([snap_round_off(coef[:, k]) for k in range(c)]) if m else coef
+    ranked = np.argsort(-snapped, axis=0, kind="stable").T  # c x m: each spectrum's features, best first
     taken = np.zeros(m, dtype=bool)
     cursor = np.zeros(c, dtype=np.intp)
     order = np.empty(m, dtype=np.intp)

@@ -34,7 +34,7 @@ from sklearn.utils._param_validation import StrOptions
 
 from ..graph import knn_graph, mean_distance, pairwise_sq_dists
 from ..sparse_regression import EPS, row_sq_norms
-from ..validation import auto_or_int, centred, power_of_two, resolve_n_neighbors
+from ..validation import auto_or_int, centred, check_distinct_rows, power_of_two, resolve_n_neighbors
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT, RANDOM_STATE
 
@@ -266,7 +266,8 @@ class RUFS(ScoreSelector):
         Features kept by ``transform`` (count, fraction of d, or None for half).
     n_clusters : int or "auto"
         c, the columns of G (the number of classes in the authors' runs);
-        "auto" = min(5, n - 1). At most n - 1.
+        "auto" = min(5, n - 1). At most n - 1, and at most the number of
+        distinct samples (rows of X), else a ValueError naming both.
     nu, alpha, beta : float > 0
         Weights of the local learning term, of the robust regression and of
         its row sparsity (the authors' grid: 10^-5 ... 10^5 each).
@@ -341,6 +342,7 @@ class RUFS(ScoreSelector):
         X = centred(X)
         s = power_of_two(float(np.sqrt(np.einsum("ij,ij->", X, X) / X.size)))
         X = X / s
+        check_distinct_rows(X, c, "RUFS")  # K-means on fewer distinct points leaves a cluster empty: G'G singular
         L = local_learning_matrix(X, self.n_neighbors_, self.ridge)
         labels = kmeans_labels(X, c, self.random_state)
         W, self.G_, _, self.objective_ = rufs_fit(

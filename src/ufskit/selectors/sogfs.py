@@ -35,7 +35,7 @@ import scipy.sparse as sp
 from ..blas import single_threaded_blas
 from ..graph import knn_indices, pairwise_sq_dists
 from ..sparse_regression import l21_norm, row_sq_norms
-from ..validation import auto_or_int, centred, check_int, check_positive, resolve_n_neighbors
+from ..validation import auto_or_int, centred, check_distinct_rows, check_int, check_positive, resolve_n_neighbors
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT
 from .progress import Progress
@@ -108,7 +108,8 @@ class SOGFS(ScoreSelector):
         Features kept by ``transform`` (count, fraction of d, or None for half).
     n_clusters : int or "auto"
         c, the number of connected components the learned graph must have (the
-        number of classes in the paper); "auto" (default) = min(5, n - 1).
+        number of classes in the paper); "auto" (default) = min(5, n - 1). At
+        most the number of distinct samples, else a ValueError.
     n_components : int or "auto"
         m, the columns of W; "auto" (default) = c, at most d.
     gamma : float > 0
@@ -173,6 +174,8 @@ class SOGFS(ScoreSelector):
         "n_components": [AUTO, POSITIVE_INT], "gamma": [POSITIVE], "n_neighbors": [AUTO, POSITIVE_INT],
         "max_iter": [POSITIVE_INT], "max_inner_iter": [POSITIVE_INT], "tol": [POSITIVE],
     }
+    # every column is scaled to unit norm first, so column scales change nothing (no ScaleWarning, no scale check)
+    scale_sensitive = False
 
     def __init__(
         self,
@@ -199,6 +202,7 @@ class SOGFS(ScoreSelector):
         self.n_clusters_ = c = auto_or_int(self.n_clusters, "n_clusters", min(5, n - 1))
         if c >= n:
             raise ValueError(f"n_clusters={c} must be smaller than the number of samples ({n}).")
+        check_distinct_rows(X, c, "SOGFS")  # c connected components as clusters need c distinct points
         self.n_components_ = m = auto_or_int(self.n_components, "n_components", min(c, d))
         if m > d:
             raise ValueError(f"n_components={m} exceeds n_features = {d}: W (d x m) cannot have orthonormal columns.")

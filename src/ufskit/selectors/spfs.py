@@ -111,8 +111,8 @@ class SPFS(ScoreSelector):
     by its root mean square first, which leaves z-scored data as it is and
     makes SPFS(s X) = SPFS(X), so the default means the same at any scale. A column of
     negligible scale gains about 0 while real features gain less than 0 on
-    z-scored data, so column ranges differing by more than 1e3x give a
-    ``ScaleWarning`` (``ScoreSelector``).
+    z-scored data, so a ``ScaleWarning`` when standardising the columns
+    changes the head of its ranking (``ScoreSelector``'s scale check).
 
     Cost: O(n^2 d + n d^2) for the full ranking (the kernel, diag(X'KX) and
     X'X once, then O(d) per step); 0.47 s of CPU on COIL20 (1440 x 1024).

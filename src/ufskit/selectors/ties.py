@@ -7,8 +7,10 @@ unscored. Ranking such a block by column index would pad a selection with
 columns 0, 1, 2, ... and make the padding look like a choice. Here equal
 scores are ordered by a random permutation of the d features instead
 (``tie_keys``), and ``n_ranked`` counts the features whose rank the scores
-really determine (those tied with no other). docs/fidelity/numerics.md has
-the rule.
+really determine (those tied with no other). Scores closer than round-off
+(``ROUND_OFF`` of their own magnitude) are equal here: sums in
+another order (another BLAS kernel, a sparse path) would otherwise order them
+by their last bits (``snap_round_off``). docs/fidelity/numerics.md has the rule.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ import numpy as np
 
 # seed of the tie-break permutation of a selector without an int random_state
 TIE_SEED = 20_251_126
+# scores closer than this fraction of their magnitude are one tie: about 4500 units in the last place, above the
+# last bits NRFS's dense and sparse sums of equal words differ in, far below any difference a selector means
+ROUND_OFF = 1e-12
 
 
 class TieWarning(UserWarning):
@@ -40,14 +45,38 @@ def tie_keys(n_features: int, random_state=None) -> np.ndarray:
     return np.random.default_rng(seed).permutation(n_features)
 
 
+def snap_round_off(scores: np.ndarray) -> np.ndarray:
+    """``scores`` with each run of finite values closer than round-off made equal (to the run's largest).
+
+    Sorted, consecutive finite scores whose gap is at most ``ROUND_OFF`` times the larger of the two magnitudes
+    form one run (a chain: a run ends at the first larger gap), so that two values equal in exact arithmetic
+    and apart in their last bits tie on every machine, whatever the other scores' scale (a column in large
+    units scores 1e10 times the rest and ties none of them). Non-finite scores (-inf: unscored) are left as
+    they are.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    finite = np.flatnonzero(np.isfinite(scores))
+    if finite.size < 2:
+        return scores
+    values = scores[finite]
+    order = np.argsort(values, kind="stable")
+    ascending = values[order]
+    starts_run = np.diff(ascending) > ROUND_OFF * np.maximum(np.abs(ascending[1:]), np.abs(ascending[:-1]))
+    run_of = np.concatenate(([0], np.cumsum(starts_run)))
+    run_max = ascending[np.r_[np.flatnonzero(starts_run), ascending.size - 1]]
+    snapped = scores.copy()
+    snapped[finite[order]] = run_max[run_of]
+    return snapped
+
+
 def order_with_ties(scores: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Feature indices best first: by score, higher first, then by ``keys`` among equal scores."""
-    return np.lexsort((keys, -np.asarray(scores, dtype=np.float64)))
+    """Feature indices best first: by score (round-off snapped), higher first, then by ``keys`` among ties."""
+    return np.lexsort((keys, -snap_round_off(scores)))
 
 
 def n_untied(scores: np.ndarray) -> int:
-    """How many features have a score no other feature shares (their rank is set by the scores)."""
-    _, inverse, counts = np.unique(np.asarray(scores), return_inverse=True, return_counts=True)
+    """How many features have a score (round-off snapped) no other feature shares: their rank is the data's."""
+    _, inverse, counts = np.unique(snap_round_off(scores), return_inverse=True, return_counts=True)
     return int(np.count_nonzero(counts[inverse.ravel()] == 1))
 
 
@@ -66,6 +95,7 @@ def rank_with_ties(scores: np.ndarray, random_state=None) -> tuple[np.ndarray, i
     scores = np.asarray(scores, dtype=np.float64)
     if np.isnan(scores).any() or np.isposinf(scores).any():
         raise RuntimeError("a selector produced NaN or +inf scores; this is a bug, please report it.")
+    scores = snap_round_off(scores)
     scored = scores[np.isfinite(scores)]
     if scored.size > 1 and np.all(scored == scored[0]):
         warnings.warn(

@@ -108,8 +108,9 @@ class TraceRatio(ScoreSelector):
     without D_b, and keeps only the 90 % best features by sb / sw before
     iterating; both are documented in docs/fidelity/selectors-llcfs-spfs-traceratio.md.
     X is centred first (the scatters are shift-invariant). The subset score
-    sums over features, so a column's scale weighs in it: column ranges
-    differing by more than 1e3x give a ``ScaleWarning`` (``ScoreSelector``).
+    sums over features, so a column's scale weighs in it: a ``ScaleWarning``
+    when standardising the columns changes the head of its ranking
+    (``ScoreSelector``'s scale check).
 
     Cost: O(n^2 d) for the kNN graph, O(nnz(W) d) for the scatters, then
     O(d log d) per subset step (2-4 steps); 0.19 s of CPU on COIL20 (1440 x 1024).

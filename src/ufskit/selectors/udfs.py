@@ -35,6 +35,7 @@ import scipy.sparse.linalg as spla
 
 from ..blas import single_threaded_blas
 from ..graph import knn_indices, pairwise_sq_dists
+from ..lanczos import checked_eigsh
 from ..sparse_regression import EPS, has_converged, l21_norm, reweight, row_sq_norms
 from ..validation import auto_or_int, centred, check_int, check_positive
 from .base import ScoreSelector
@@ -53,11 +54,6 @@ SHIFT_INVERT_MIN_DIM = 512
 ARPACK_MAX_RESTARTS = 300
 # LowRankSpectrum's exact fallback forms the d x d matrix: refused above this d (8 bytes x d^2: 3.2 GB)
 DENSE_FALLBACK_MAX_DIM = 20_000
-# Lanczos starts from a fixed pseudo-random vector: a structured start (the previous row norms) can be nearly
-# orthogonal to wanted eigenvectors, and Lanczos then misses them (Brain_Tumor2's UDFS: 3 of 4 wrong at tol 0)
-LANCZOS_START_SEED = 0
-# the check for a skipped eigenvalue looks this far (relative) below the c-th Ritz value: closer ones are ties
-INERTIA_MARGIN = 1e-9
 # lam = "auto": Yang's lambda = 1e3 for data of unit mean square (z-scored), scaled with X's square
 LAM_ON_UNIT_SCALE = 1e3
 
@@ -165,31 +161,19 @@ def smallest_by_shift_invert(product, apply_inverse, sigma: float, d: int, n_clu
     """The c eigenvectors with the smallest eigenvalues of the symmetric d x d operator A (``product``: v -> Av),
     all above sigma, by Lanczos on (A - sigma I)^-1 (``apply_inverse``), ascending.
 
-    Near sigma the largest eigenvalues of the inverse are well separated, so ARPACK needs few products. Lanczos
-    can converge to eigenvalues yet skip smaller ones its start vector barely touches, so the answer is
-    checked: ``only_these_below(mu, values, vectors)`` says whether A has no eigenvalue below mu (just under
-    the c-th Ritz value) besides the Ritz pairs found there. When it has, or ARPACK has not converged after
+    Near sigma the largest eigenvalues of the inverse are well separated, so ARPACK needs few products. The
+    start is ``ufskit.lanczos``'s fixed random vector and the answer is checked there:
+    ``only_these_below(mu, values, vectors)`` (all Ritz pairs) says whether A has no eigenvalue below mu (just
+    under the c-th Ritz value) besides the Ritz values there. When it has, or ARPACK has not converged after
     ``ARPACK_MAX_RESTARTS`` restarts, ``exact()`` (LAPACK on the d x d matrix) answers. Eigenvalues tied with
     the c-th leave W free within their eigenspace; any basis found is as optimal as another.
     """
     A = spla.LinearOperator((d, d), matvec=lambda v: product(v.ravel()), dtype=np.float64)
     Ainv = spla.LinearOperator((d, d), matvec=lambda v: apply_inverse(v.ravel()), dtype=np.float64)
-    v0 = np.random.default_rng(LANCZOS_START_SEED).standard_normal(d)
-    try:
-        values, vectors = spla.eigsh(A, k=n_clusters, sigma=sigma, OPinv=Ainv, which="LM", v0=v0, tol=0.0,
-                                     maxiter=ARPACK_MAX_RESTARTS)
-    except spla.ArpackNoConvergence:
-        logger.info("shift-invert Lanczos did not converge in %d restarts (d = %d): LAPACK answers",
-                    ARPACK_MAX_RESTARTS, d)
-        return exact()
-    order = np.argsort(values, kind="stable")
-    values, vectors = values[order], vectors[:, order]
-    mu = values[-1] - INERTIA_MARGIN * abs(values[-1])
-    below = values < mu
-    if not only_these_below(mu, values[below], vectors[:, below]):
-        logger.info("shift-invert Lanczos skipped an eigenvalue below its c-th (d = %d): LAPACK answers", d)
-        return exact()
-    return vectors
+    pairs = checked_eigsh(A, n_clusters, largest=False, check=only_these_below, logger=logger,
+                          what="shift-invert Lanczos", sigma=sigma, OPinv=Ainv, which="LM", tol=0.0,
+                          maxiter=ARPACK_MAX_RESTARTS)
+    return exact() if pairs is None else pairs[1]
 
 
 class ShiftInvertSpectrum(DenseSpectrum):
@@ -216,7 +200,8 @@ class ShiftInvertSpectrum(DenseSpectrum):
 
         def only_these_below(mu, values, vectors):
             """A - mu I with the found eigenvalues moved above mu is positive definite iff none other is below."""
-            C = B + (vectors * (2.0 * (mu - values))) @ vectors.T
+            below = values < mu
+            C = B + (vectors[:, below] * (2.0 * (mu - values[below]))) @ vectors[:, below].T
             C[np.diag_indices_from(C)] += sigma - mu
             try:
                 scipy.linalg.cholesky(C, lower=True, overwrite_a=True, check_finite=False)
@@ -274,7 +259,7 @@ class LowRankSpectrum:
                 return only_these_below(np.nextafter(mu, -np.inf), values, vectors)
             core = U.T @ (U / gaps[:, None])
             core[np.diag_indices_from(core)] += 1.0
-            return int((gaps < 0).sum()) - int((np.linalg.eigvalsh(core) < 0).sum()) == values.size
+            return int((gaps < 0).sum()) - int((np.linalg.eigvalsh(core) < 0).sum()) == int((values < mu).sum())
 
         return smallest_by_shift_invert(lambda v: shift * v + U @ (U.T @ v), apply_inverse, sigma, shift.size,
                                         n_clusters, only_these_below, exact=lambda: self._dense_smallest(shift, n_clusters))
@@ -348,7 +333,8 @@ class UDFS(ScoreSelector):
     depends on X and lam only through X / sqrt(lam)). Shifting a column changes
     nothing (L 1 = 0; X is centred first). Scaling one column is not neutral:
     a small column's axis is nearly a null direction of M and wins, so
-    column ranges differing by more than 1e3x give a ``ScaleWarning``.
+    a ``ScaleWarning`` when standardising the columns changes the head of
+    its ranking (``ScoreSelector``'s scale check).
     On n = 50, d = 20,000 a default fit takes about 5 s of CPU; a fit logs
     its progress every 5 s (INFO, logger ``ufskit.selectors.udfs``).
     """

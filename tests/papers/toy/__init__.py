@@ -1,11 +1,14 @@
-"""A toy paper, the worked example of docs/extending.md: a whole paper in one folder, outside the package.
+"""A toy paper, the worked example of docs/extending.md: a whole paper in one folder.
 
 It claims that the Laplacian Score beats Variance in K-means accuracy on wine (Table 1, two
 published numbers, one claim) and publishes LS's accuracy at two feature counts (Fig. 1: numbers keyed
 by a count, ``Published.keys``). Its rules (``rules.smk``) build ``results/<report>/table1.csv``,
-``table1.html`` (in the report), ``curve.csv``, ``claims.csv`` and ``claims.md`` from its ``table1``
-experiment's summary; the scorecard compares them with ``published/``. Its folder's parent is named by config
-``paper_folders``; its smoke experiment is ``protocols/smoke.yaml`` (merged when ``protocol: smoke``).
+``table1.html`` (in the report), ``curve.csv``, ``fig1.png`` (in the report), ``claims.csv`` and ``claims.md``
+from its ``table1`` experiment's summary; the scorecard compares them with ``published/`` and groups its
+number outside tolerance by ``groups.csv``. It lives outside the package (its folder's parent named by config
+``paper_folders``) or, copied there, in ``src/ufskit/papers/``: its scripts find it either way
+(``ufskit.papers.paper_package``). Its experiments of each protocol are ``protocols/full.yaml``, ``quick.yaml``
+and ``smoke.yaml``.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import pandas as pd
 
 from ufskit.papers import PaperSpec, Published, claims_frame
 from ufskit.papers.spec import reader_rows
+from ufskit.plots import count_axis, finish, panel_grid, plot_line
 from ufskit.results import best_over_settings
 
 METRIC = "kmeans_acc"
@@ -31,6 +35,22 @@ def curve(summary: pd.DataFrame) -> pd.DataFrame:
     rows = summary[summary["metric"] == METRIC]
     best = rows.groupby(["dataset", "method", "n_features"], as_index=False)["mean"].max()
     return best.assign(**{METRIC: 100 * best["mean"]})[["dataset", "method", "n_features", METRIC]]
+
+
+def figure1(curve: pd.DataFrame, protocol: str = "full"):
+    """Fig. 1 from ``curve``'s points: K-means accuracy (%) against the number of selected features, a panel per
+    dataset, a line per method."""
+    datasets = list(dict.fromkeys(curve["dataset"]))
+    fig, axes = panel_grid(len(datasets))
+    for ax, dataset in zip(axes, datasets):
+        rows = curve[curve["dataset"] == dataset].sort_values("n_features")
+        for layer, (method, line) in enumerate(rows.groupby("method", sort=False)):
+            plot_line(ax, line["n_features"], line[METRIC], method, layer)
+        ax.set_title(dataset)
+        ax.set_ylabel("K-means accuracy (%)")
+        count_axis(ax.xaxis)
+    return finish(fig, axes, title="Toy paper, Fig. 1: K-means accuracy against the number of features",
+                  protocol=protocol)
 
 
 def claims(table: pd.DataFrame) -> pd.DataFrame:
@@ -70,4 +90,5 @@ PAPER = PaperSpec(
     readers={"table1": _read_table1, "curve": _read_curve},
     claims="claims.csv",
     tables={"table1.html": "toy_table1"},
+    figures={"fig1.png": "toy_fig1"},
 )

@@ -19,7 +19,10 @@ their long metric tables into the report of ``results/<report>/``:
 Selectors that rank a derived space (kernel UDFS's kernel features, one per
 sample) are summarised but not ranked: their m features are not m of the
 original features, and their distance and persistence metrics compare against
-the geometry of the kernel features, not of X.
+the geometry of the kernel features, not of X. Selectors that use the labels
+(``uses_labels``: the positive control, ANOVA F) are summarised, tested against
+Random and drawn apart, but not ranked either: they read the labels the metrics
+are scored with, so they are no competitor of the unsupervised selectors.
 """
 
 from __future__ import annotations
@@ -48,7 +51,10 @@ METRIC_LABELS = registry.value_labels()
 LABEL_METRICS = ("kmeans_acc", "kmeans_nmi", "knn_acc")
 OK = "ok"
 TIE_DIGITS = 10
-PLAN_COLUMNS = ["family", "dataset", "method", "selector", "space", "status"]
+PLAN_COLUMNS = ["family", "dataset", "method", "selector", "space", "uses_labels", "status"]
+# how tables and figures mark a method that uses the labels (never ranked, never counted with the others)
+CONTROL = "positive control (uses labels)"
+CONTROL_MARK = "⁺"
 
 
 TITLE = "Cross-paper benchmark"  # the heading of the shipped benchmark (results/benchmark/)
@@ -70,6 +76,26 @@ def selector_space(selector: str) -> str:
     from ...selectors import SELECTORS
 
     return "kernel" if hasattr(SELECTORS[selector], "kernel_features") else "original"
+
+
+def selector_uses_labels(selector: str) -> bool:
+    """Whether ``selector`` reads the class labels (``uses_labels``): a positive control, not a competitor."""
+    from ...selectors import SELECTORS
+
+    return bool(getattr(SELECTORS[selector], "uses_labels", False))
+
+
+def label_users(frame: pd.DataFrame) -> pd.Series:
+    """Per row of ``frame`` (a plan, summary or comparison table) whether its method uses the labels; False for
+    every row of a table written before the column existed."""
+    if "uses_labels" not in frame:
+        return pd.Series(False, index=frame.index)
+    return frame["uses_labels"].astype(str).str.lower().isin(["true", "1"])
+
+
+def controls(frame: pd.DataFrame) -> list[str]:
+    """The methods of ``frame`` that use the labels (positive controls), in first-seen order."""
+    return list(dict.fromkeys(frame.loc[label_users(frame), "method"]))
 
 
 def plan(experiments: dict[str, dict], excluded: dict[str, str]) -> pd.DataFrame:
@@ -95,7 +121,8 @@ def plan(experiments: dict[str, dict], excluded: dict[str, str]) -> pd.DataFrame
                 else:
                     status = OK
                 rows.append({"family": family, "dataset": dataset, "method": method, "selector": spec["selector"],
-                             "space": selector_space(spec["selector"]), "status": status})
+                             "space": selector_space(spec["selector"]),
+                             "uses_labels": selector_uses_labels(spec["selector"]), "status": status})
     return pd.DataFrame(rows, columns=PLAN_COLUMNS)
 
 
@@ -149,16 +176,16 @@ def summary_table(metrics: pd.DataFrame, planned: pd.DataFrame) -> pd.DataFrame:
     table["rank"] = _ranks(table)
     table = table.merge(below_random(runs, planned, OK), on=["dataset", "method", "metric"], how="left")
     table["below_random"] = table["below_random"].astype("boolean").fillna(False)
-    return table[PLAN_COLUMNS[:5] + ["params", "metric", "value", "reps", "counts", "rank", "below_random", "status"]]
+    return table[PLAN_COLUMNS[:6] + ["params", "metric", "value", "reps", "counts", "rank", "below_random", "status"]]
 
 
 def _ranks(table: pd.DataFrame) -> pd.Series:
-    """Rank among the ranked methods (original space, run) of each dataset and metric; 1 = best.
+    """Rank among the ranked methods (original space, run, unsupervised) of each dataset and metric; 1 = best.
 
     Ties as in ``rank_values`` (the same subset in another column order gives
     the same metrics up to rounding).
     """
-    rankable = (table["status"] == OK) & (table["space"] == "original") & table["value"].notna()
+    rankable = (table["status"] == OK) & (table["space"] == "original") & table["value"].notna() & ~label_users(table)
     ranks = pd.Series(np.nan, index=table.index)
     for (_, metric), group in table[rankable].groupby(["dataset", "metric"]):
         ranks[group.index] = rank_values(group["value"], metric)
@@ -221,7 +248,8 @@ def summary_markdown(summary: pd.DataFrame, ranks: pd.DataFrame, protocol: str, 
     """The report under ``heading``: the mean-rank table, what was not run or not obtained, one table per metric."""
     order = method_order(ranks)
     metrics = reported(summary)
-    unranked = [m for m in dict.fromkeys(summary["method"]) if m not in order]
+    supervised = controls(summary)
+    unranked = [m for m in dict.fromkeys(summary["method"]) if m not in order and m not in supervised]
     parts = [f"# {heading}\n", protocol.strip() + "\n"]
     cell = ranks.set_index(["method", "metric"])
     rows = [[m] + [f"{cell.loc[(m, k), 'mean_rank']:.2f} ({cell.loc[(m, k), 'n_datasets']})"
@@ -232,6 +260,10 @@ def summary_markdown(summary: pd.DataFrame, ranks: pd.DataFrame, protocol: str, 
     if unranked:
         parts.append(f"Not ranked (features of a derived space, not original features): {', '.join(unranked)}; "
                      "their values are in the tables below.\n")
+    if supervised:
+        parts.append(f"Not ranked, {CONTROL}: {', '.join(m + CONTROL_MARK for m in supervised)} (a supervised "
+                     "selector: it reads the labels the label metrics are scored with, so it is no competitor of "
+                     "the unsupervised ones; its values are the last columns of the tables below).\n")
     parts.append(_status_section(summary))
     below = below_by_dataset(summary)
     if below:
@@ -239,8 +271,8 @@ def summary_markdown(summary: pd.DataFrame, ranks: pd.DataFrame, protocol: str, 
                   markdown_table([[d, "; ".join(m)] for d, m in below.items()], ["dataset", "method (metrics)"])]
     for metric in metrics:
         direction = "higher" if higher_is_better(metric) else "lower"
-        parts += [f"## {METRIC_LABELS[metric]} (`{metric}`, {direction} is better)\n", _metric_table(summary, metric,
-                                                                                                   order + unranked)]
+        parts += [f"## {METRIC_LABELS[metric]} (`{metric}`, {direction} is better)\n",
+                  _metric_table(summary, metric, order + unranked + supervised)]
     return "\n".join(parts)
 
 
@@ -272,59 +304,137 @@ def _metric_table(summary: pd.DataFrame, metric: str, methods: list[str]) -> str
                 row.append(_fmt(r["value"]) + ("" if pd.isna(r["rank"]) else f" ({r['rank']:g})")
                            + (f" {MARK}" if r.get("below_random") else ""))
         rows.append(row)
-    return markdown_table(rows, ["family", "dataset"] + methods)
+    supervised = controls(summary)
+    return markdown_table(rows, ["family", "dataset"] + [m + CONTROL_MARK if m in supervised else m for m in methods])
+
+
+# The per-dataset heat-maps, one figure per group of metrics (heatmap_<group>.png), so that each reads at the
+# size a report shows it; heatmap.png is the overview of mean ranks.
+HEATMAP_GROUPS = {
+    "labels": ("kmeans_acc", "kmeans_nmi", "knn_acc"),
+    "distances": ("Linf", "L1_over_n2", "L2"),
+    "persistence": ("w11", "winf", "fit_seconds"),
+}
 
 
 def heatmap(summary: pd.DataFrame, ranks: pd.DataFrame, *, protocol: str = "full", heading: str = TITLE):
-    """Mean rank per method and metric, then per metric the rank on every dataset (a column per dataset)."""
+    """The overview (heatmap.png): the mean rank per ranked method and metric, the best per metric boxed.
+
+    The ranks on every dataset are ``heatmap_group``'s figures, one per group of metrics (``HEATMAP_GROUPS``).
+    """
     from matplotlib.colors import Normalize
     from matplotlib.patches import Rectangle
 
     order = method_order(ranks)
     datasets = list(dict.fromkeys(summary["dataset"]))
-    absent = set(summary.loc[summary["status"].str.startswith("not obtained"), "dataset"])
     metrics = reported(summary)
-    fig, axes = panel_grid(1 + len(metrics), ncols=2, panel_size=(8.6, 3.3))
-    n_max = summary.groupby(["dataset", "metric"])["rank"].max().max()
-    norm = Normalize(vmin=1, vmax=max(float(n_max), 2.0))
+    fig, axes = panel_grid(1, ncols=1, panel_size=(max(6.5, 0.75 * len(metrics) + 3.0), 0.3 * len(order) + 1.6))
+    norm = Normalize(vmin=1, vmax=max(_max_rank(summary), 2.0))
     mean = ranks.pivot(index="method", columns="metric", values="mean_rank").reindex(index=order, columns=metrics)
-    image = _matrix(axes[0], mean.to_numpy(), norm, fmt="{:.2f}")
-    axes[0].set_xticks(range(len(metrics)), [METRIC_LABELS[k] for k in metrics], rotation=35, ha="right")
+    image = _matrix(axes[0], mean.to_numpy(), norm, fmt="{:.2f}", fontsize=8)
+    axes[0].set_xticks(range(len(metrics)), [METRIC_LABELS[k] for k in metrics], rotation=35, ha="right",
+                       fontsize=9)
+    axes[0].set_yticks(range(len(order)), order, fontsize=9)
     axes[0].set_title("Mean rank across datasets (1 = best; box = best per metric)", fontsize=10)
     values = mean.to_numpy()
     for j in np.flatnonzero(np.isfinite(values).any(axis=0)):
         for i in np.flatnonzero(values[:, j] == np.nanmin(values[:, j])):
             axes[0].add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=1.8))
-    family = summary.drop_duplicates("dataset").set_index("dataset")["family"].reindex(datasets)
-    breaks = [i - 0.5 for i in range(1, len(datasets)) if family.iloc[i] != family.iloc[i - 1]]
-    for ax, metric in zip(axes[1:], metrics):
-        part = summary[summary["metric"] == metric]
-        grid = {k: part.pivot(index="method", columns="dataset", values=k).reindex(index=order, columns=datasets)
-                for k in ("rank", "value")}  # coloured by rank, labelled with the value
-        _matrix(ax, grid["rank"].to_numpy(), norm, fmt="{:.3g}", labels=grid["value"].to_numpy())
-        below = summary[(summary["metric"] == metric) & summary["below_random"].fillna(False).astype(bool)]
-        for method, dataset in zip(below["method"], below["dataset"]):  # below Random's band: a red dashed box
-            if method in order:
-                ax.add_patch(Rectangle((datasets.index(dataset) - 0.45, order.index(method) - 0.45), 0.9, 0.9,
-                                       fill=False, edgecolor="red", linestyle="--", linewidth=1.2))
-        labels = [f"{d} (not obtained)" if d in absent else d for d in datasets]
-        ax.set_xticks(range(len(datasets)), labels, rotation=60, ha="right", fontsize=6)
-        for x in breaks:  # one block of columns per family
-            ax.axvline(x, color="white", linewidth=2.5)
-        direction = "higher" if higher_is_better(metric) else "lower"
-        ax.set_title(f"{METRIC_LABELS[metric]} ({direction} is better): value per dataset, coloured by rank",
-                     fontsize=9)
-    for ax in axes:
-        ax.set_yticks(range(len(order)), order, fontsize=7)
-    fig.colorbar(image, ax=axes, shrink=0.4, label="rank (1 = best)")
-    title = (f"{heading} on {len(datasets)} dataset{'s' * (len(datasets) > 1)}: ranks of the selectors "
-             "(value = mean over the evaluated feature counts; rows: best K-means and KNN mean rank first; "
-             "blank = not run or not obtained; white lines: dataset families; red dashed box: below Random's band "
-             "on that dataset, see docs/results.md)")
+    fig.colorbar(image, ax=axes, shrink=0.6, label="rank (1 = best)")
+    supervised = controls(summary)
+    title = (f"{heading} on {len(datasets)} dataset{'s' * (len(datasets) > 1)}: mean ranks of the selectors "
+             "(value = mean over the evaluated feature counts; rows: best K-means and KNN mean rank first; ranks on "
+             "each dataset: heatmap_<group>.png)"
+             + (f"; not ranked, {CONTROL}: {', '.join(supervised)}" if supervised else ""))
     return finish(fig, axes, title=title, protocol=protocol, legend=False)
 
 
-def _matrix(ax, values: np.ndarray, norm: Normalize, *, fmt: str, labels: np.ndarray | None = None):
+def heatmap_group(summary: pd.DataFrame, ranks: pd.DataFrame, group: str, *, protocol: str = "full",
+                  heading: str = TITLE):
+    """Per metric of ``HEATMAP_GROUPS[group]`` the rank of every ranked method on every dataset (one panel each,
+    stacked), by colour only so that it reads at a thumbnail's size (the values and ranks are in the summary);
+    a positive control (a method that uses the labels) in a hatched row of its own below a rule, coloured by the
+    rank its value would take among the ranked methods (it is never ranked)."""
+    from matplotlib.colors import Normalize
+    from matplotlib.patches import Rectangle
+
+    order = method_order(ranks)
+    supervised = controls(summary)
+    rows = order + supervised
+    datasets = list(dict.fromkeys(summary["dataset"]))
+    absent = set(summary.loc[summary["status"].str.startswith("not obtained"), "dataset"])
+    metrics = [m for m in reported(summary) if m in HEATMAP_GROUPS[group]]
+    width = max(7.0, 0.3 * len(datasets) + 3.0)
+    fig, axes = panel_grid(max(1, len(metrics)), ncols=1, panel_size=(width, 0.22 * len(rows) + 2.2))
+    if not metrics:
+        axes[0].set_axis_off()
+        axes[0].set_title(f"no {group} metric in this run", fontsize=11)
+        return finish(fig, axes, title=f"{heading}: {group}", protocol=protocol, legend=False)
+    norm = Normalize(vmin=1, vmax=max(_max_rank(summary), 2.0))
+    family = summary.drop_duplicates("dataset").set_index("dataset")["family"].reindex(datasets)
+    breaks = [i - 0.5 for i in range(1, len(datasets)) if family.iloc[i] != family.iloc[i - 1]]
+    image = None
+    for ax, metric in zip(axes, metrics):
+        part = summary[summary["metric"] == metric]
+        grid = part.pivot(index="method", columns="dataset", values="rank").reindex(index=rows, columns=datasets)
+        shown = grid.to_numpy()
+        if supervised:  # the rank a control's value would take among the ranked methods: shown, hatched, not kept
+            shown[len(order):] = _would_rank(part, supervised, order, datasets, metric)
+        image = ax.imshow(np.ma.masked_invalid(shown), cmap="YlGnBu_r", norm=norm, aspect="auto")
+        ax.set_facecolor("0.93")
+        best = grid.to_numpy()[:len(order)]
+        for i, j in zip(*np.nonzero(best == np.nanmin(best, axis=0, initial=np.inf))):  # rank 1 (ties too)
+            ax.plot(j, i, marker="o", markersize=3.5, color="white", markeredgecolor="black", markeredgewidth=0.5)
+        for i in range(len(order), len(rows)):
+            for j in np.flatnonzero(np.isfinite(shown[i])):
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="0.4",
+                                       linewidth=0))
+        if supervised:
+            ax.axhline(len(order) - 0.5, color="black", linewidth=2)
+        below = part[part["below_random"].fillna(False).astype(bool)]
+        for method, dataset in zip(below["method"], below["dataset"]):  # below Random's band: a red dashed box
+            if method in order:
+                ax.add_patch(Rectangle((datasets.index(dataset) - 0.42, order.index(method) - 0.42), 0.84, 0.84,
+                                       fill=False, edgecolor="red", linestyle="--", linewidth=1.3))
+        labels = [f"{d} (not obtained)" if d in absent else d for d in datasets]
+        ax.set_xticks(range(len(datasets)), labels, rotation=60, ha="right", fontsize=9)
+        ax.set_yticks(range(len(rows)), order + [f"{m}{CONTROL_MARK} (control)" for m in supervised], fontsize=9)
+        for x in breaks:  # one block of columns per family
+            ax.axvline(x, color="white", linewidth=3)
+        direction = "higher" if higher_is_better(metric) else "lower"
+        ax.set_title(f"{METRIC_LABELS[metric]} ({direction} is better): rank on each dataset", fontsize=11)
+    fig.colorbar(image, ax=axes, shrink=0.5, label="rank (1 = best)")
+    title = (f"{heading}, {group}, {len(datasets)} dataset{'s' * (len(datasets) > 1)}: rank of each selector by "
+             "colour (dot: best; values: summary.md; grey: not run or not obtained; red dashed box: below Random's "
+             "band)" + (f"; hatched: {CONTROL}, never ranked, coloured by the rank its value would take"
+                        if supervised else ""))
+    return finish(fig, axes, title=title, protocol=protocol, legend=False)
+
+
+def _would_rank(part: pd.DataFrame, supervised: list[str], order: list[str], datasets: list[str],
+                metric: str) -> np.ndarray:
+    """Per control (rows) and dataset (columns) the rank its value would take among the ranked methods' values."""
+    values = part.pivot(index="method", columns="dataset", values="value").reindex(columns=datasets)
+    out = np.full((len(supervised), len(datasets)), np.nan)
+    for i, control in enumerate(supervised):
+        for j, dataset in enumerate(datasets):
+            if control not in values.index or not np.isfinite(values.at[control, dataset]):
+                continue
+            others = values.loc[[m for m in order if m in values.index], dataset].dropna()
+            if others.empty:
+                continue
+            ranked = rank_values(pd.concat([others, values.loc[[control], dataset]]), metric)
+            out[i, j] = ranked.iloc[-1]
+    return out
+
+
+def _max_rank(summary: pd.DataFrame) -> float:
+    ranks = summary.groupby(["dataset", "metric"])["rank"].max()
+    return float(ranks.max()) if ranks.notna().any() else 1.0
+
+
+def _matrix(ax, values: np.ndarray, norm: Normalize, *, fmt: str, labels: np.ndarray | None = None,
+            fontsize: float = 6):
     """A rank matrix coloured from dark (rank 1) to light, each cell annotated with its rank (or with ``labels``,
     e.g. the values ranked); NaN cells stay blank."""
     image = ax.imshow(np.ma.masked_invalid(values), cmap="YlGnBu_r", norm=norm, aspect="auto")
@@ -333,7 +443,7 @@ def _matrix(ax, values: np.ndarray, norm: Normalize, *, fmt: str, labels: np.nda
     for (i, j), value in np.ndenumerate(values):
         if np.isfinite(value):
             dark = norm(value) < 0.45
-            ax.text(j, i, fmt.format(labels[i, j]), ha="center", va="center", fontsize=6,
+            ax.text(j, i, fmt.format(labels[i, j]), ha="center", va="center", fontsize=fontsize,
                     color="white" if dark else "black")
     return image
 
@@ -345,5 +455,7 @@ PAPER = PaperSpec(
     name="benchmark",
     title=TITLE,
     tables={"summary.md": "benchmark_summary", "stats.md": "benchmark_stats", "vs_random.md": "benchmark_vs_random"},
-    figures={"heatmap.png": "benchmark_heatmap", "cd.png": "benchmark_cd"},
+    figures={"heatmap.png": "benchmark_heatmap", "heatmap_labels.png": "benchmark_heatmap_labels",
+             "heatmap_distances.png": "benchmark_heatmap_distances",
+             "heatmap_persistence.png": "benchmark_heatmap_persistence", "cd.png": "benchmark_cd"},
 )

@@ -40,6 +40,11 @@ rule benchmark_heatmap:
     output:
         png=paper_report("results/{report}/heatmap.png", "benchmark", "benchmark_heatmap"),
         pdf="results/{report}/heatmap.pdf",
+        labels=paper_report("results/{report}/heatmap_labels.png", "benchmark", "benchmark_heatmap_labels"),
+        distances=paper_report("results/{report}/heatmap_distances.png", "benchmark", "benchmark_heatmap_distances"),
+        persistence=paper_report(
+            "results/{report}/heatmap_persistence.png", "benchmark", "benchmark_heatmap_persistence"
+        ),
     log:
         "logs/benchmark/{report}/heatmap.log",
     wildcard_constraints:
@@ -80,6 +85,7 @@ rule benchmark_vs_random:
         benchmark_metric_tables,
     output:
         csv="results/{report}/vs_random.csv",
+        across="results/{report}/vs_random_across.csv",
         md="results/{report}/vs_random.md",
         html=paper_report("results/{report}/vs_random.html", "benchmark", "benchmark_vs_random"),
     log:

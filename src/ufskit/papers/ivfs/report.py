@@ -369,10 +369,11 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, fig2: pd.DataFrame, fig3: pd.Data
         if mine.empty:
             return ""
         def count(column):
-            won = mine.assign(won=[C.beats(value, c, m) is True for value, c, m in
-                                   zip(mine[column], mine["chance_best_of_g"], mine["metric"])])
-            won = won.groupby("metric")["won"]
-            return ", ".join(f"{m} {int(won.sum()[m])}/{int(won.size()[m])}" for m in metrics if m in won.groups)
+            said = pd.Series([C.chance_verdict(value, c, sd, m) for value, c, sd, m in
+                              zip(mine[column], mine["chance_best_of_g"], mine["chance_std"], mine["metric"])],
+                             index=mine.index)
+            return ", ".join(f"{m} {C.verdict_count(said[mine['metric'] == m])}"
+                             for m in metrics if (mine["metric"] == m).any())
 
         return (f" IVFS-linf beats Random, best of G = {int(mine['G'].iloc[0])} (the same selection), on "
                 f"{count('reproduced')} datasets (the published values: {count('published')}).")

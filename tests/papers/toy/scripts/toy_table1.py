@@ -3,12 +3,13 @@
 from pathlib import Path
 
 import pandas as pd
-import toy as paper
 
+from ufskit.papers import paper_package
 from ufskit.runlog import start
 from ufskit.tables import write_markdown
 
 start(snakemake.log[0])
+paper = paper_package(__file__)  # this folder's package, built in (ufskit.papers.toy) or from paper_folders (toy)
 summary = pd.read_csv(snakemake.input.summary)
 table = paper.table1(summary)
 table.to_csv(snakemake.output.table, index=False)

@@ -1,4 +1,4 @@
-"""Rule benchmark_heatmap: the rank heat-map (mean rank per metric, and each dataset's ranks)."""
+"""Rule benchmark_heatmap: the rank heat-maps (the mean ranks; per group of metrics each dataset's ranks)."""
 
 from ufskit.intermediates import read_csv
 from ufskit.papers import benchmark
@@ -7,6 +7,9 @@ from ufskit.runlog import start
 
 start(snakemake.log[0])
 protocol = snakemake.config.get("protocol", "full")  # a quick or smoke run says so in the title
-fig = benchmark.heatmap(read_csv(snakemake.input.summary), read_csv(snakemake.input.ranks), protocol=protocol,
-                        heading=snakemake.params.title)
+summary, ranks = read_csv(snakemake.input.summary), read_csv(snakemake.input.ranks)
+fig = benchmark.heatmap(summary, ranks, protocol=protocol, heading=snakemake.params.title)
 save_figure(fig, snakemake.output.png, snakemake.output.pdf)
+for group in benchmark.HEATMAP_GROUPS:
+    fig = benchmark.heatmap_group(summary, ranks, group, protocol=protocol, heading=snakemake.params.title)
+    save_figure(fig, getattr(snakemake.output, group))
