@@ -152,7 +152,7 @@ def test_each_invocation_keeps_its_log_and_the_commit_is_the_checkouts(full_run,
     assert full_run.git_state(tmp_path) == ("unknown", None)
 
 
-def test_extra_snakemake_arguments_reach_every_part(full_run):
+def test_extra_snakemake_arguments_reach_every_part(full_run, tmp_path):
     args = SimpleNamespace(cores="2", configfile=["config/offline.yaml"],
                            snakemake_args="--profile profiles/slurm --rerun-triggers mtime")
     cmd = full_run.snakemake_command(["ivfs"], args)
@@ -162,5 +162,5 @@ def test_extra_snakemake_arguments_reach_every_part(full_run):
     assert "--snakefile" not in cmd  # run in the repository
     plan = full_run.plan_command(["ivfs"], args)
     assert plan[3:5] == ["--dry-run", "--forceall"] and plan[5:] == cmd[3:]
-    elsewhere = full_run.snakemake_command(None, SimpleNamespace(**vars(args), workdir="/tmp/elsewhere"))
+    elsewhere = full_run.snakemake_command(None, SimpleNamespace(**vars(args), workdir=tmp_path / "elsewhere"))
     assert elsewhere[elsewhere.index("--snakefile") + 1] == str(ROOT / "Snakefile")
