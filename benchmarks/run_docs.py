@@ -186,20 +186,22 @@ def draw_seconds(folder: Path, draws: int) -> float | None:
 
 def all_selectors_table(table: pd.DataFrame, folder: Path) -> str:
     """The benchmark of every selector against Random (``reference/all_selectors/``): which run, then per method
-    and metric on how many datasets it is better / not distinguishable / worse than Random (Holm over the method's
-    datasets) and the Wilcoxon test across datasets (Holm over the methods), the positive control apart, per metric
-    how many of the non-trivial selectors (all but Random, Variance and the control) are better on a majority and
-    across datasets, and what the per-dataset test can detect. A table written by an earlier version (no
-    ``family_size``) is judged again from its p-values (``benchmark_stats.rejudge``)."""
+    and metric on how many datasets it is better / not distinguishable / worse than Random (one test per verdict)
+    and the Wilcoxon test across datasets (Holm over the methods), the positive controls apart, per metric
+    how many of the non-trivial selectors (all but Random, Variance and the controls) are better on a majority and
+    across datasets, and what the per-dataset test can detect. A table written by an earlier version (other
+    columns) is judged again from its p-values (``benchmark_stats.rejudge``)."""
     from ufskit.papers import benchmark as B
     from ufskit.papers.benchmark_stats import (
         TESTED_METRICS,
         VERDICTS,
+        VS_COLUMNS,
         across_datasets,
         detectable_limit,
         detectable_sd,
         draws_needed,
         majority_better,
+        majority_by_chance,
         power_summary,
         rejudge,
         verdict_counts,
@@ -207,7 +209,7 @@ def all_selectors_table(table: pd.DataFrame, folder: Path) -> str:
 
     record = json.loads((folder / "provenance.json").read_text())
     machine = record["machine"]
-    old = "family_size" not in table
+    old = list(table.columns) != VS_COLUMNS
     table = rejudge(table)  # the run's p-values, this version's families (the same verdicts for a current table)
     across = across_datasets(table).set_index(["method", "metric"])
     counts = verdict_counts(table).set_index(["method", "metric"])
@@ -233,17 +235,17 @@ def all_selectors_table(table: pd.DataFrame, folder: Path) -> str:
     n_datasets = table["dataset"].nunique()
     head = (f"Run of {record['date']}, commit `{record['git_commit'][:10]}`, {run_time(folder)} on {machine['cores']} cores "
             f"({machine['cpu']}, OpenBLAS {machine['blas_kernel']} kernel); {n_datasets} datasets"
-            + ("; the verdicts recomputed from the run's p-values with the current families "
+            + ("; the verdicts recomputed from the run's p-values by the current rule "
                "(`benchmarks/rejudge_vs_random.py`, nothing rerun)" if old else "") + ". Each cell: datasets where "
-            "the method is better / not distinguishable / worse than Random (prediction t-test, Holm over the "
-            "method's datasets, p < 0.05; **bold**: better on a majority of the datasets it ran on), then · the test "
+            "the method is better / not distinguishable / worse than Random (prediction t-test, p < 0.05, one test per "
+            "verdict; **bold**: better on a majority of the datasets it ran on), then · the test "
             "across datasets: ▲ better / ▼ worse than Random's mean (Wilcoxon signed-rank, Holm over the methods), "
             "and the median percentile of the method among Random's draws (0.5: an average random subset).")
     parts = [head, markdown(header, rows)]
     if supervised:
         rows = [[m + B.CONTROL_MARK] + [cell(m, k) for k in metrics] for m in supervised]
-        parts += [f"{B.CONTROL_MARK} {B.CONTROL.capitalize()}: a supervised selector, tested the same way (its Wilcoxon "
-                  "p not corrected), never ranked nor counted below.", markdown(header, rows)]
+        parts += [f"{B.CONTROL_MARK} {B.CONTROL.capitalize()}: supervised selectors, tested the same way (their "
+                  "Wilcoxon p not corrected), never ranked nor counted below.", markdown(header, rows)]
     else:
         parts.append(f"This run has no {B.CONTROL} (ANOVA-F, added since): how often the test calls a selector "
                      "that reads the labels better is not measured here (`benchmarks/control_power.py` on four sets: "
@@ -252,24 +254,26 @@ def all_selectors_table(table: pd.DataFrame, folder: Path) -> str:
                       f"{len(counted)}" for k in metrics)
     cross = "; ".join(f"{B.METRIC_LABELS[k]} {sum(across.loc[(m, k), 'verdict'] == 'better' for m in counted)}"
                       f" (worse: {sum(across.loc[(m, k), 'verdict'] == 'worse' for m in counted)})" for k in metrics)
-    parts += [f"Non-trivial selectors (all but {TRIVIAL}) better than Random on a majority of datasets: {tally}.",
+    parts += [f"Non-trivial selectors (all but {TRIVIAL}) better than Random on a majority of datasets: {tally} "
+              f"(with no selector better than chance, a majority of {n_datasets} has probability "
+              f"{majority_by_chance(n_datasets):.0e}).",
               f"Better than Random across the datasets (Wilcoxon, Holm over the {len(methods)} methods): {cross}."]
     power = power_summary(table)
-    k, r = int(power["family_size"].max()), int(power["draws"].median())
+    r = int(power["draws"].median())
     seconds = draw_seconds(folder, r)
     steps = []
-    for target in (3.5, 3.3):
-        need = draws_needed(target, 1, k)
+    for target in (2.1, 2.05):
+        need = draws_needed(target, 1, 1)
         cost = f", {(need - r) * n_datasets * seconds / 3600:.1f} h of CPU more" if seconds and need else ""
         steps.append(f"{target:g} sd needs R = {need:,}{cost}")
-    parts.append(f"What the per-dataset test can detect (every metric alike: R = {r} draws, Holm over k = {k} datasets): "
-                 f"a method is called better only beyond {detectable_sd(r, 1, k):.2f} standard deviations of Random's "
-                 f"draws from their mean ({detectable_sd(r):.2f} with alpha alone, Holm's last step); more draws lower "
-                 f"that only towards {detectable_limit(1, k):.2f} (R = ∞): " + "; ".join(steps)
+    parts.append(f"What the per-dataset test can detect (every metric alike: R = {r} draws): "
+                 f"a method is called better only beyond {detectable_sd(r):.2f} standard deviations of Random's "
+                 f"draws from their mean; more draws lower "
+                 f"that only towards {detectable_limit(1):.2f} (R = ∞): " + "; ".join(steps)
                  + (f" (one draw costs {seconds:.0f} s of CPU per dataset in this run's batched jobs)" if seconds
                     else "") + ". The median smallest detectable difference over the datasets, in the metrics' "
                  "units: " + "; ".join(f"{B.METRIC_LABELS[row.metric]} {row.median_min_diff:.3g}"
-                                       for row in power.itertuples()) + ".")
+                                       for row in power.drop_duplicates("metric").itertuples()) + ".")
     return "\n\n".join(parts)
 
 

@@ -49,11 +49,12 @@ heading.
 """
 
 
-SUPERVISED_HEADER = """# Supervised: the positive control
+SUPERVISED_HEADER = """# Supervised: the positive controls
 
-A selector that reads the class labels (`uses_labels = True`: `fit(X, y)`; the workflow passes y to it and to no
-other). The cross-paper benchmark runs it beside the unsupervised selectors to show what its test against Random can
-detect, and never ranks it with them (docs/fidelity/benchmark.md). Not in `ufskit.selectors.SELECTORS`' listing (the
+Selectors that read the class labels (`uses_labels = True`: `fit(X, y)`; the workflow passes y to them and to no
+other): AnovaF, univariate, and MRMR, which also penalises redundancy with the features already chosen. The
+cross-paper benchmark runs them beside the unsupervised selectors to show what its test against Random can detect,
+and never ranks them with them (docs/fidelity/benchmark.md). Not in `ufskit.selectors.SELECTORS`' listing (the
 unsupervised selectors), resolved by name like them (`SELECTORS["AnovaF"]`, `make_selector`, the config).
 """
 

@@ -17,7 +17,7 @@ from ufskit.selectors.anova_f import explained_share
 
 
 def test_registered_as_a_supervised_selector_not_among_the_unsupervised_ones():
-    assert SUPERVISED == {"AnovaF": "anova_f"}
+    assert SUPERVISED["AnovaF"] == "anova_f"
     assert selector_class("AnovaF") is AnovaF and SELECTORS["AnovaF"] is AnovaF  # resolved by name
     assert "AnovaF" not in SELECTORS and "AnovaF" not in list(SELECTORS)  # the contract tests iterate the others
     assert uses_labels("AnovaF") and AnovaF.uses_labels and not uses_labels("Variance")

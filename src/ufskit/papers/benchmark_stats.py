@@ -16,21 +16,27 @@ Two questions, two tests (choices and their reasons: docs/fidelity/benchmark.md)
   from the same (normal) distribution, so
   ``t = (mean_m - mean_R) / (s_R sqrt(1/n_m + 1/R))`` follows Student's t with
   R - 1 degrees of freedom (``s_R`` the standard deviation of Random's draws).
-  The p-values of **one method's datasets within one metric** are Holm-corrected
-  (``statsmodels``; ``FAMILY``), so a method's verdicts never depend on which
-  other methods run, and each method is marked better / not distinguishable /
-  worse than Random. Beside each verdict, the smallest difference the test can
-  call better (``detectable_sd``; the power), the method's percentile among the
-  draws and Random's 5-95 % band (free of the normality assumption).
+  Each verdict is **one test at alpha, not corrected**: better / not
+  distinguishable / worse than Random on that dataset depends on the method's
+  values and Random's draws there and on nothing else (not on which other
+  methods or datasets run). What the benchmark states from these verdicts is a
+  count over the datasets, and the count carries its own control of chance:
+  with no method better than chance anywhere, each "better" has probability
+  alpha / 2 on independent datasets, so a majority of n has the binomial
+  probability ``majority_by_chance(n)`` (below 1e-12 at n = 26). Beside each
+  verdict, the smallest difference the test can call better (``detectable_sd``;
+  the power), the method's percentile among the draws and Random's 5-95 % band
+  (free of the normality assumption).
 * **Does a method beat chance across datasets?** Per method and metric the
   Wilcoxon signed-rank test of its values against Random's means, paired over
-  the datasets (``across_datasets``), Holm over the unsupervised methods.
+  the datasets (``across_datasets``), Holm over the unsupervised methods: the
+  confirmatory test of the benchmark's findings.
 
-A method that uses the labels (``uses_labels``: the positive control, ANOVA F)
-is tested against Random (its datasets one Holm family, as for every method) and never ranked:
-it is in no Friedman block and no CD diagram. ``rejudge`` applies this
-version's families and power to a comparison table written before (the shipped
-reference run's), whose p-values stay valid.
+A method that uses the labels (``uses_labels``: the positive controls, ANOVA F
+and mRMR) is tested against Random in the same way and never ranked: it is in
+no Friedman block and no CD diagram. ``rejudge`` applies this version's verdicts
+and power to a comparison table written before (the shipped reference run's),
+whose p-values stay valid.
 
 ``random_band`` gives that band per feature count, for curve figures.
 """
@@ -253,18 +259,14 @@ def cd_figure(results: dict[str, dict], alpha: float = ALPHA, heading: str = B.T
 
 # ---- every method against Random ---------------------------------------------------------------
 
-# The Holm family of the per-dataset verdicts: the datasets of one method within one metric (docs/fidelity/
-# benchmark.md). A method's verdict on a dataset then depends on its own p-values on its other datasets only,
-# never on which other methods run beside it; each row of the verdict counts is one family.
-FAMILY = ("method", "metric")
 RAW_COLUMNS = ["family", "dataset", "method", "uses_labels", "metric", "value", "runs", "random", "random_sd",
                "draws", "random_p05", "random_p95", "percentile", "t", "p"]
-VS_COLUMNS = RAW_COLUMNS + ["family_size", "p_holm", "verdict", "min_diff", "min_diff_sd"]
+VS_COLUMNS = RAW_COLUMNS + ["verdict", "min_diff", "min_diff_sd"]
 ACROSS_COLUMNS = ["method", "uses_labels", "metric", "n_datasets", "better_than_mean", "median_percentile",
                   "statistic", "p", "p_holm", "verdict"]
 CONTROL_NOTE = (f"{B.CONTROL_MARK} {B.CONTROL}: a supervised selector (it reads the class labels the label metrics "
-                "are scored with), run to show what the test can detect; tested against Random in a family of its "
-                "own, never ranked and never counted with the unsupervised methods.")
+                "are scored with), run to show what the test can detect; tested against Random like every method, "
+                "never ranked and never counted with the unsupervised methods.")
 
 
 def reference_methods(planned: pd.DataFrame) -> dict[str, str]:
@@ -307,8 +309,8 @@ def versus_random(metrics: pd.DataFrame, planned: pd.DataFrame, alpha: float = A
     ``metrics`` is the long table of the experiments, ``planned`` the plan
     (``benchmark.plan``). Methods of a derived space (kernel UDFS) are left
     out, as from the ranks; a method that uses the labels (the positive control) is tested, marked
-    ``uses_labels``. The verdicts and the power columns are ``judge``'s: Holm over each method's datasets
-    within a metric (``FAMILY``), so a method's verdicts do not depend on which other methods run.
+    ``uses_labels``. The verdicts and the power columns are ``judge``'s: one test per verdict, so a method's
+    verdicts do not depend on which other methods or datasets run.
     """
     runs = B.per_run(metrics)
     runs = runs[runs["metric"].isin(TESTED_METRICS)]
@@ -338,21 +340,17 @@ def versus_random(metrics: pd.DataFrame, planned: pd.DataFrame, alpha: float = A
 def judge(table: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     """``table`` (columns ``RAW_COLUMNS``: one test per dataset, method and metric) with its verdicts and power.
 
-    ``p_holm``: Holm's correction over the ``FAMILY`` (a method's datasets within a metric, ``family_size`` of
-    them); ``verdict``: better / not distinguishable / worse than Random. ``min_diff`` (the metric's units) and
-    ``min_diff_sd`` (in Random's standard deviations): the smallest difference from Random's mean, in the
-    metric's better direction, that the test calls better whatever the method's other datasets give (the
-    first step of Holm, alpha / family_size; ``detectable_sd``).
+    ``verdict``: better / not distinguishable / worse than Random, from the row's own p at ``alpha`` (no
+    correction: see the module doc). ``min_diff`` (the metric's units) and ``min_diff_sd`` (in Random's standard
+    deviations): the smallest difference from Random's mean, in the metric's better direction, that the test
+    calls better (``detectable_sd``).
     """
     table = table.reset_index(drop=True).copy()
     if table.empty:
         return pd.DataFrame(columns=VS_COLUMNS)
     table["uses_labels"] = B.label_users(table)
-    groups = table.groupby(list(FAMILY), sort=False)["p"]
-    table["family_size"] = groups.transform("count").astype(int)
-    table["p_holm"] = groups.transform(_holm)
-    table["verdict"] = [_verdict(r.value - r.random, r.p_holm, r.metric, r.draws, alpha) for r in table.itertuples()]
-    table["min_diff_sd"] = [detectable_sd(r.draws, r.runs, max(r.family_size, 1), alpha) for r in table.itertuples()]
+    table["verdict"] = [_verdict(r.value - r.random, r.p, r.metric, r.draws, alpha) for r in table.itertuples()]
+    table["min_diff_sd"] = [detectable_sd(r.draws, r.runs, 1, alpha) for r in table.itertuples()]
     table["min_diff"] = table["min_diff_sd"] * table["random_sd"]
     return table[VS_COLUMNS]
 
@@ -360,9 +358,9 @@ def judge(table: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
 def detectable_sd(draws: int, runs: int = 1, family_size: int = 1, alpha: float = ALPHA) -> float:
     """The smallest |mean_m - mean_R| / s_R the prediction t-test rejects at alpha / family_size, two-sided.
 
-    t_{R-1}(1 - alpha / (2 k)) sqrt(1/n + 1/R) for R draws, n runs and k tests in the Holm family (Holm's first
-    step: a difference this large is called better whatever the family's other p-values; the last step, alpha
-    alone, is ``family_size=1``). NaN with fewer than 2 draws (no test).
+    t_{R-1}(1 - alpha / (2 k)) sqrt(1/n + 1/R) for R draws and n runs; k = ``family_size`` > 1 gives what a
+    correction over k tests would ask (Holm's first step, Bonferroni's every step); the benchmark's verdicts
+    use k = 1. NaN with fewer than 2 draws (no test).
     """
     from scipy import stats
 
@@ -410,9 +408,9 @@ def random_sd_from_t(table: pd.DataFrame) -> pd.Series:
 
 def rejudge(table: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     """A comparison table written by an earlier version (e.g. the shipped ``reference/all_selectors/vs_random.csv``:
-    p per test, Holm over the methods of a dataset) judged again with ``judge``: the p-values are kept (the same
-    test), Random's sd is recovered from t where the table lacks it (``random_sd_from_t``), and the family, the
-    verdicts and the power columns are this version's. Nothing is rerun: the tests need only each row's value,
+    p per test, Holm over the methods of a dataset or over a method's datasets) judged again with ``judge``: the
+    p-values are kept (the same test), Random's sd is recovered from t where the table lacks it
+    (``random_sd_from_t``), and the verdicts and the power columns are this version's. Nothing is rerun: the tests need only each row's value,
     runs, Random's mean, sd and draws."""
     table = table.copy()
     if "random_sd" not in table:
@@ -462,29 +460,39 @@ def across_datasets(table: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
 
 
 def power_summary(table: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
-    """Per metric what the per-dataset test can call better: over the datasets, the median and range of the
-    smallest difference it calls better (in Random's sds, at the first Holm step of a method that ran on every
-    dataset), the same with alpha alone (the last step), the limit with infinitely many draws, and, where a
-    positive control ran, its median effect (in Random's sds) and the draws that would bring the first-step
-    threshold down to it (None: no number of draws does)."""
+    """Per metric what the per-dataset test can call better: the smallest difference it calls better (in
+    Random's sds, for the median number of draws), the limit with infinitely many draws, the median over the
+    datasets of that difference in the metric's units, the chance of a majority of "better" verdicts with no
+    method better than chance (``majority_by_chance``), and, per positive control that ran, its median effect
+    (in Random's sds), its "better" count and the draws that would bring the threshold down to that effect
+    (None: no number of draws does)."""
     rows = []
     for metric, part in table.groupby("metric", sort=False):
         per = part.drop_duplicates("dataset")
-        k = int(part["family_size"].max())
         draws, runs = int(per["draws"].median()), int(part["runs"].median())
-        row = {"metric": metric, "datasets": per["dataset"].nunique(), "draws": draws, "family_size": k,
-               "min_diff_sd": detectable_sd(draws, runs, k, alpha), "min_diff_sd_alone": detectable_sd(draws, runs, 1,
-                                                                                                         alpha),
-               "limit_sd": detectable_limit(runs, k, alpha), "median_min_diff": float(per["min_diff"].median())}
-        control = part[B.label_users(part)]
-        if len(control):
+        n = per["dataset"].nunique()
+        row = {"metric": metric, "datasets": n, "draws": draws, "min_diff_sd": detectable_sd(draws, runs, 1, alpha),
+               "limit_sd": detectable_limit(runs, 1, alpha), "median_min_diff": float(per["min_diff"].median()),
+               "majority_by_chance": majority_by_chance(n, alpha)}
+        for method, control in part[B.label_users(part)].groupby("method", sort=False):
             sign = 1.0 if higher_is_better(metric) else -1.0
             effect = float((sign * (control["value"] - control["random"]) / control["random_sd"]).median())
-            row.update(control_effect_sd=effect, control_better=int((control["verdict"] == "better").sum()),
-                       control_datasets=int(control["dataset"].nunique()),
-                       draws_for_control=draws_needed(effect, runs, int(control["family_size"].max()), alpha))
-        rows.append(row)
+            rows.append({**row, "control": method, "control_effect_sd": effect,
+                         "control_better": int((control["verdict"] == "better").sum()),
+                         "control_datasets": int(control["dataset"].nunique()),
+                         "draws_for_control": draws_needed(effect, runs, 1, alpha)})
+        if not (rows and rows[-1]["metric"] == metric):
+            rows.append(row)
     return pd.DataFrame(rows)
+
+
+def majority_by_chance(n_datasets: int, alpha: float = ALPHA) -> float:
+    """P(more than half of ``n_datasets`` verdicts are "better") when no method is better than chance anywhere:
+    each "better" then has probability alpha / 2 (the upper tail of the two-sided test), independently over the
+    datasets, so the count is Binomial(n, alpha / 2). The control of chance of a majority claim."""
+    from scipy import stats
+
+    return float(stats.binom.sf(n_datasets // 2, n_datasets, alpha / 2)) if n_datasets else np.nan
 
 
 def random_band(metrics: pd.DataFrame, method: str = REFERENCE, quantiles: tuple[float, float] = BAND,
@@ -516,10 +524,10 @@ def _holm(p: pd.Series) -> pd.Series:
     return out
 
 
-def _verdict(diff: float, p_holm: float, metric: str, draws: int, alpha: float) -> str:
-    if np.isnan(p_holm):
+def _verdict(diff: float, p: float, metric: str, draws: int, alpha: float) -> str:
+    if np.isnan(p):
         return f"untested ({draws} {REFERENCE} draw)"
-    if p_holm >= alpha:
+    if p >= alpha:
         return "not distinguishable"
     return "better" if (diff > 0) == higher_is_better(metric) else "worse"
 
@@ -553,8 +561,9 @@ def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA, heading: s
         f"{REFERENCE} ranks the features in a uniformly random order; its R draws (repetitions) give the "
         "distribution of a random subset's summary value (mean over the evaluated counts). **Per dataset**, a "
         "method's value (mean over its runs) is compared with it by a prediction t-test (df = R - 1), two-sided, "
-        f"at alpha = {alpha}, with Holm's correction over **that method's datasets** within a metric: a method's "
-        "verdicts do not change when other methods are added or removed. **Across datasets**, the Wilcoxon "
+        f"at alpha = {alpha}, one test per verdict (not corrected: a verdict depends on that method and dataset "
+        "only); a count of \"better\" over the datasets is the statistic, and a majority of them has a chance "
+        "probability stated below. **Across datasets**, the Wilcoxon "
         f"signed-rank test of the method's values against {REFERENCE}'s means (paired over the datasets, "
         "two-sided), Holm over the unsupervised methods of a metric. Percentile: share of "
         f"{REFERENCE}'s draws the method beats. Fit time is not tested. Choices and reasons: "
@@ -582,7 +591,7 @@ def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA, heading: s
               "Holm-corrected.\n", markdown_table(rows, header)]
     if supervised:
         rows = [[shown(m, table)] + [_across_cell(cross, m, k) for k in metrics] for m in supervised]
-        parts += [f"### {B.CONTROL.capitalize()} (a family of its own: p not corrected)\n",
+        parts += [f"### {B.CONTROL.capitalize()} (each a family of its own: p not corrected)\n",
                   markdown_table(rows, header)]
     parts += ["## What the per-dataset test can detect\n", power_markdown(power_summary(table, alpha), alpha)]
     mark = {"better": " ▲", "worse": " ▼", "not distinguishable": ""}
@@ -599,9 +608,9 @@ def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA, heading: s
                 B._fmt(cells.loc[m, "value"]) + mark.get(cells.loc[m, "verdict"], " ?") if m in cells.index else ""
                 for m in columns])
         parts += [f"## {B.METRIC_LABELS[metric]} (`{metric}`, {direction} is better)\n",
-                  f"▲ better, ▼ worse than {REFERENCE} (Holm over the method's datasets, p < {alpha}); no mark: not "
+                  f"▲ better, ▼ worse than {REFERENCE} (p < {alpha}); no mark: not "
                   f"distinguishable. {REFERENCE}: mean of the draws [5 %, 95 % quantiles]; detectable: the smallest "
-                  "difference from that mean the test calls better at Holm's first step."
+                  "difference from that mean the test calls better."
                   + (f" {CONTROL_NOTE}" if supervised else "") + "\n",
                   markdown_table(rows, ["family", "dataset", f"{REFERENCE} [5-95 %]", "detectable"]
                                  + [shown(m, table) for m in columns])]
@@ -610,28 +619,28 @@ def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA, heading: s
 
 def power_markdown(power: pd.DataFrame, alpha: float = ALPHA) -> str:
     """``power_summary`` as a markdown table with a sentence on what it means."""
-    has_control = "control_effect_sd" in power
+    has_control = "control" in power
     rows = []
     for r in power.itertuples():
-        row = [B.METRIC_LABELS.get(r.metric, r.metric), str(r.datasets), str(r.draws), str(r.family_size),
-               f"{r.min_diff_sd:.2f}", f"{r.min_diff_sd_alone:.2f}", f"{r.limit_sd:.2f}"]
+        row = [B.METRIC_LABELS.get(r.metric, r.metric), str(r.datasets), str(r.draws), f"{r.min_diff_sd:.2f}",
+               f"{r.limit_sd:.2f}", f"{r.majority_by_chance:.1e}"]
         if has_control:
-            effect = getattr(r, "control_effect_sd", np.nan)
+            control = getattr(r, "control", None)
+            shown_control = "–" if not isinstance(control, str) else control + B.CONTROL_MARK
             need = getattr(r, "draws_for_control", None)
-            row += ["–" if pd.isna(effect) else f"{effect:.2f}",
-                    "–" if pd.isna(effect) else f"{int(r.control_better)} of {int(r.control_datasets)}",
-                    "–" if pd.isna(effect) else ("none" if need is None or pd.isna(need) else f"{int(need):,}")]
+            row += [shown_control] + (["–"] * 3 if shown_control == "–" else [
+                f"{r.control_effect_sd:.2f}", f"{int(r.control_better)} of {int(r.control_datasets)}",
+                "none" if need is None or pd.isna(need) else f"{int(need):,}"])
         rows.append(row)
-    header = ["metric", "datasets", "draws R", "Holm family k", "detectable (sd), first step", "alpha alone (sd)",
-              "R = ∞ (sd)"]
+    header = ["metric", "datasets", "draws R", "detectable (sd)", "R = ∞ (sd)", "a majority by chance"]
     if has_control:
-        header += ["control's median effect (sd)", "control better", "draws for that effect"]
+        header += ["control", "its median effect (sd)", "better", "draws for that effect"]
     return ("In Random's standard deviations s_R: the smallest |method - Random's mean| the prediction t-test "
-            f"calls better is t_(R-1)(1 - alpha / 2k) sqrt(1 + 1/R) s_R at Holm's first step (alpha = {alpha}, k "
-            "datasets in the family) and t_(R-1)(1 - alpha / 2) sqrt(1 + 1/R) s_R at its last; with infinitely many "
-            "draws it falls only to z(1 - alpha / 2k) s_R: the test asks whether one method lies beyond the spread "
-            "of random subsets, which more draws measure better but do not shrink.\n\n"
-            + markdown_table(rows, header))
+            f"calls better is t_(R-1)(1 - alpha / 2) sqrt(1 + 1/R) s_R (alpha = {alpha}); with infinitely many "
+            "draws it falls only to z(1 - alpha / 2) s_R: the test asks whether one method lies beyond the spread "
+            "of random subsets, which more draws measure better but do not shrink. A majority by chance: the "
+            "probability that more than half of the datasets give \"better\" when no method is better than chance "
+            "anywhere (Binomial(n, alpha / 2)).\n\n" + markdown_table(rows, header))
 
 
 def _counts_cell(counts: pd.DataFrame, method: str, metric: str) -> str:

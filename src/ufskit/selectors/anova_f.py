@@ -35,7 +35,53 @@ def explained_share(F: np.ndarray, n_samples: int, n_classes: int) -> np.ndarray
     return share
 
 
-class AnovaF(ScoreSelector):
+class LabelledScoreSelector(ScoreSelector):
+    """A ``ScoreSelector`` that ranks with the class labels (``fit(X, y)``, y required): the positive controls.
+
+    ``fit`` checks y (one label per row, at least two classes), keeps it for ``_score`` and sets ``classes_``;
+    ``f_statistics`` gives the one-way ANOVA F of every scored column (``f_classif``), also stored as
+    ``f_statistic_`` and ``p_values_`` over all columns.
+    """
+
+    uses_labels = True  # the workflow passes y to fit; the benchmark draws it apart as a positive control
+
+    def fit(self, X, y=None):
+        """Rank the features of X with the classes ``y`` (required)."""
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None: it is "
+                             "supervised, it ranks features with the class labels, fit(X, y).")
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        check_consistent_length(X, y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size < 2:
+            raise ValueError(f"{type(self).__name__} needs at least 2 classes in y; got {self.classes_.size} class.")
+        self._y = y
+        try:
+            super().fit(X)
+        finally:
+            del self._y
+        return self
+
+    def f_statistics(self, X) -> np.ndarray:
+        """The F statistic of each scored column of X for the classes (``inf``: constant within every class but
+        not across; NaN: flat); sets ``f_statistic_`` and ``p_values_`` (all columns, NaN where not scored)."""
+        with warnings.catch_warnings():  # a feature constant within every class: F = inf, by design, not a fault
+            warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.filterwarnings("ignore", message=".*constant.*", category=UserWarning)
+            F, p = f_classif(X, self._y)
+        F = np.asarray(F, dtype=np.float64)
+        self.f_statistic_ = self._to_full(F, fill=np.nan)
+        self.p_values_ = self._to_full(np.asarray(p, dtype=np.float64), fill=np.nan)
+        return F
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True  # scikit-learn's tag for "fit needs y"
+        return tags
+
+
+class AnovaF(LabelledScoreSelector):
     """Rank features by the one-way ANOVA F statistic of the class labels (supervised: ``fit(X, y)``).
 
     The positive control of the cross-paper benchmark: it reads the labels the label metrics (K-means ACC and
@@ -66,41 +112,11 @@ class AnovaF(ScoreSelector):
     (``f_classif`` reads it as it is). Cost: O(n d), one pass over X.
     """
 
-    uses_labels = True  # the workflow passes y to fit; the benchmark draws it apart as a positive control
     scale_sensitive = False  # F is invariant to affine column transforms
     accepts_sparse = True
 
     def __init__(self, n_features_to_select=None):
         super().__init__(n_features_to_select=n_features_to_select)
 
-    def fit(self, X, y=None):
-        """Score every feature of X by its F statistic for the classes ``y`` (required)."""
-        if y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None: it is "
-                             "supervised, it ranks features with the class labels, fit(X, y).")
-        y = column_or_1d(y, warn=True)
-        check_classification_targets(y)
-        check_consistent_length(X, y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size < 2:
-            raise ValueError(f"{type(self).__name__} needs at least 2 classes in y; got {self.classes_.size} class.")
-        self._y = y
-        try:
-            super().fit(X)
-        finally:
-            del self._y
-        return self
-
     def _score(self, X):
-        with warnings.catch_warnings():  # a feature constant within every class: F = inf, by design, not a fault
-            warnings.simplefilter("ignore", RuntimeWarning)
-            warnings.filterwarnings("ignore", message=".*constant.*", category=UserWarning)
-            F, p = f_classif(X, self._y)
-        self.f_statistic_ = self._to_full(np.asarray(F, dtype=np.float64), fill=np.nan)
-        self.p_values_ = self._to_full(np.asarray(p, dtype=np.float64), fill=np.nan)
-        return explained_share(F, X.shape[0], self.classes_.size)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True  # scikit-learn's tag for "fit needs y"
-        return tags
+        return explained_share(self.f_statistics(X), X.shape[0], self.classes_.size)

@@ -42,7 +42,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ..graph import knn_graph, pairwise_sq_dists, sq_dists_from_products
 from ..sampling import DPS, FDD
 from ..sparse_input import is_sparse, row_sq_norms
-from ..spectral import degrees, rbf_affinity
+from ..spectral import degrees, fix_signs, rbf_affinity
 from ..validation import auto_or_int, check_int, shifted_to_minimum
 from .base import ScoreSelector
 from .constraints import AUTO, POSITIVE, POSITIVE_INT, RANDOM_STATE
@@ -107,8 +107,8 @@ def global_spectra(W: np.ndarray, n_spectra: int, trivial: bool = True) -> tuple
 
     ``trivial=True``: the first one (D^1/2 1, eigenvalue 0) is kept, as in Ng,
     Jordan & Weiss's "first c eigenvectors" that the paper cites for c;
-    ``False``: it is skipped and the next c are used (MCFS-style code). Each
-    vector's entry of largest magnitude is made positive so the output is deterministic.
+    ``False``: it is skipped and the next c are used (MCFS-style code). Signs are
+    fixed by ``ufskit.spectral.fix_signs``, so the output is deterministic.
     """
     n = W.shape[0]
     skip = 0 if trivial else 1
@@ -116,8 +116,7 @@ def global_spectra(W: np.ndarray, n_spectra: int, trivial: bool = True) -> tuple
     mu, V = scipy.linalg.eigh(s[:, None] * W * s[None, :], subset_by_index=[n - n_spectra - skip, n - 1 - skip])
     order = np.argsort(-mu, kind="stable")
     V = V[:, order]
-    V *= np.sign(V[np.argmax(np.abs(V), axis=0), np.arange(n_spectra)])
-    return 1.0 - mu[order], V
+    return 1.0 - mu[order], fix_signs(V)
 
 
 def feature_neighbors(X: np.ndarray, q: int) -> np.ndarray:
