@@ -247,9 +247,9 @@ def all_selectors_table(table: pd.DataFrame, folder: Path) -> str:
         parts += [f"{B.CONTROL_MARK} {B.CONTROL.capitalize()}: supervised selectors, tested the same way (their "
                   "Wilcoxon p not corrected), never ranked nor counted below.", markdown(header, rows)]
     else:
-        parts.append(f"This run has no {B.CONTROL} (ANOVA-F, added since): how often the test calls a selector "
-                     "that reads the labels better is not measured here (`benchmarks/control_power.py` on four sets: "
-                     "docs/fidelity/benchmark.md).")
+        parts.append(f"This run has no {B.CONTROL} (ANOVA-F and mRMR, added since): how often the test calls a "
+                     "selector that reads the labels better is not measured here (`benchmarks/control_power.py` on "
+                     "eight sets: docs/fidelity/benchmark.md).")
     tally = "; ".join(f"{B.METRIC_LABELS[k]} {sum(bool(majority.get((m, k), False)) for m in counted)} of "
                       f"{len(counted)}" for k in metrics)
     cross = "; ".join(f"{B.METRIC_LABELS[k]} {sum(across.loc[(m, k), 'verdict'] == 'better' for m in counted)}"
