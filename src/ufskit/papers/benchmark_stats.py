@@ -308,7 +308,7 @@ def versus_random(metrics: pd.DataFrame, planned: pd.DataFrame, alpha: float = A
 
     ``metrics`` is the long table of the experiments, ``planned`` the plan
     (``benchmark.plan``). Methods of a derived space (kernel UDFS) are left
-    out, as from the ranks; a method that uses the labels (the positive control) is tested, marked
+    out, as from the ranks; a method that uses the labels (a positive control) is tested, marked
     ``uses_labels``. The verdicts and the power columns are ``judge``'s: one test per verdict, so a method's
     verdicts do not depend on which other methods or datasets run.
     """
@@ -546,7 +546,7 @@ def majority_better(table: pd.DataFrame) -> pd.Series:
 
 
 def shown(method: str, table: pd.DataFrame) -> str:
-    """``method`` as the tables show it: marked when it uses the labels (the positive control)."""
+    """``method`` as the tables show it: marked when it uses the labels (a positive control)."""
     return method + B.CONTROL_MARK if method in B.controls(table) else method
 
 
@@ -554,8 +554,8 @@ def versus_random_markdown(table: pd.DataFrame, alpha: float = ALPHA, heading: s
                            across: pd.DataFrame | None = None) -> str:
     """The report under ``heading``: per method and metric the verdict counts and the test across datasets
     (``across``, default ``across_datasets(table)``), per metric what the test can detect, then per metric each
-    dataset's values with Random's band. The positive control (a method that uses the labels) is a section of
-    its own in each."""
+    dataset's values with Random's band. The positive controls (methods that use the labels) are a section of
+    their own in each."""
     parts = [
         f"# {heading}: every method against {REFERENCE}\n",
         f"{REFERENCE} ranks the features in a uniformly random order; its R draws (repetitions) give the "
