@@ -56,17 +56,20 @@ def test_quick_config_covers_every_paper_and_only_mirrored_datasets():
     assert not used & set(offline), f"quick uses datasets that are not in the mirror: {used & set(offline)}"
 
 
-def snapshot_for(kernel: str) -> tuple[Path, bool]:
+def snapshots_for(kernel: str) -> tuple[list[Path], bool]:
     """The stored cells to hold a quick run on ``kernel`` to, and whether they are of that kernel.
 
-    A kernel with its own snapshot is held to identity. Any other is held to a stored kernel's snapshot
-    through the rule of `ufskit compare` (every scorecard number within its metric's tolerance, no verdict
-    changed, no row renamed): what the README promises a user on another machine.
+    A kernel with its own snapshot is held to identity with it. Any other is held to the stored kernels'
+    snapshots through the rule of `ufskit compare` (every scorecard number within its metric's tolerance, no
+    verdict changed, no row renamed) and must agree with at least one of them: what the README promises a user
+    on another machine. One of them, not each: a number whose spread over kernels exceeds its tolerance (kernel
+    UDFS on wdbc: 88.9-91.0 over four kernels against 2 points, docs/fidelity/ils-kudfs.md) can lie within
+    tolerance of one stored kernel and not of another (Sandybridge: 90.98, SkylakeX 90.91, Haswell 88.93).
     """
     own = SNAPSHOTS / f"{kernel}.csv.gz"
     stored = sorted(SNAPSHOTS.glob("*.csv.gz"))
     assert stored, f"no quick-run snapshot in {SNAPSHOTS}; write one with tests/quick_snapshot.py"
-    return (own, True) if own.is_file() else (stored[0], False)
+    return ([own], True) if own.is_file() else (stored, False)
 
 
 @pytest.fixture(scope="module")
@@ -99,16 +102,19 @@ def test_every_paper_gives_its_tables_figures_and_scorecard_rows(quick):
 
 def test_every_number_agrees_with_the_stored_snapshot(quick):
     """On a BLAS kernel with a stored snapshot, every table's values (times aside) are identical to it; on any
-    other, the run agrees with a stored kernel's by the rule of `ufskit compare` (another kernel moves K-means-
+    other, the run agrees with one stored kernel's by the rule of `ufskit compare` (another kernel moves K-means-
     and tie-dependent numbers within their tolerances: docs/readings-and-tolerances.md). Never skipped."""
-    snapshot, same_kernel = snapshot_for(blas_kernel())
+    snapshots, same_kernel = snapshots_for(blas_kernel())
     tolerances = load_yaml(ROOT / "config/config.yaml")["scorecard"]["tolerances"]
-    result = compare(cells(quick[0] / "results"), read_cells(snapshot), tolerances)
-    text = comparison_report(result)
+    mine = cells(quick[0] / "results")
+    results = {path.name: compare(mine, read_cells(path), tolerances) for path in snapshots}
+    texts = "\n".join(f"against {name}:\n{comparison_report(result)}" for name, result in results.items())
     if same_kernel:
-        assert result.all_identical, f"the quick run's tables differ from {snapshot.name}:\n{text}"
+        assert all(r.all_identical for r in results.values()), \
+            f"the quick run's tables differ from their kernel's snapshot:\n{texts}"
     else:
-        assert result.agrees, f"on {blas_kernel()}, the quick run does not agree with {snapshot.name}:\n{text}"
+        assert any(r.agrees for r in results.values()), \
+            f"on {blas_kernel()}, the quick run agrees with no stored kernel's snapshot:\n{texts}"
 
 
 def test_the_readmes_report_command_holds_every_paper_without_warnings(quick):
