@@ -45,6 +45,7 @@ from ufskit.protocols import load_config
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_PARTS = ["kudfs", "ils", "generic", "nrfs_synthetic_microarray", "ivfs", "benchmark", "nrfs_text"]
 LOG_NAME = re.compile(r"^(?P<part>.+)-\d{8}-\d{6}$")  # logs/full_run/<part>-<YYYYmmdd-HHMMSS>.log
+LOCKED = "Directory cannot be locked"  # Snakemake's message when another run (or a killed one) holds the lock
 DATA = "resources/"  # where data jobs write (downloads, prepared matrices): a copied resources/ has them done
 SHOWN = ["part", "experiments", "exit_code", "wall", "job_cpu", "jobs", "peak_rss_mb", "slowest_rules", "resumed",
          "commit"]  # the columns of full_run.md
@@ -147,7 +148,18 @@ def run_part(label: str, experiments: list[str] | None, args, log_dir: Path, rec
     job_records(workdir, part_logs(log_dir)).to_csv(records, index=False)
     print(f"[{time.strftime('%H:%M:%S')}] {label}: exit {code}, {seconds / 60:.1f} min, {row['jobs']} jobs, "
           f"job-CPU {row['job_cpu_s'] / 60:.1f} min" + (", resumed" if row["resumed"] else ""), flush=True)
+    if code and (hint := failure_hint(log_path.read_text(errors="replace"), workdir)):
+        print(f"{label}: {hint}", flush=True)
     return row
+
+
+def failure_hint(log_text: str, workdir: Path) -> str | None:
+    """What to do about a part that failed on Snakemake's lock (None for any other failure: its log says why)."""
+    if LOCKED not in log_text:
+        return None
+    return (f"Snakemake found {workdir} locked. If no other Snakemake runs there (a sitting killed mid-part leaves "
+            "its lock), unlock it with `snakemake --unlock --cores 1` and the same config files, then name the parts "
+            "still to do again.")
 
 
 def snakemake_command(experiments: list[str] | None, args) -> list[str]:
@@ -177,7 +189,8 @@ def main(argv=None) -> int:
                         help="the folder Snakemake runs in (default: the repository's root)")
     parser.add_argument("--snakemake-args", default="",
                         help="more arguments for every Snakemake invocation, e.g. '--profile profiles/slurm'")
-    parser.add_argument("parts", nargs="*", help="name=exp1,exp2 or default_target (default: all)")
+    parser.add_argument("parts", nargs="*",
+                        help="a default part by name (ivfs, ..., default_target) or name=exp1,exp2 (default: all)")
     args = parser.parse_args(argv)
     args.configfile = [str(Path(p).resolve()) for p in args.configfile]  # Snakemake may run in another folder
     args.workdir = args.workdir.resolve()
@@ -205,16 +218,18 @@ def parse_parts(specs: list[str], config: dict) -> dict[str, list[str] | None]:
     """PART arguments as {label: experiments}; None is the default target (it runs last by default)."""
     if not specs:
         return {**default_parts(config), "default_target": None}
+    defaults = {**default_parts(config), "default_target": None}
     parts: dict[str, list[str] | None] = {}
     for spec in specs:
-        label, _, experiments = spec.partition("=")
-        if label == "default_target" and not experiments:
-            parts[label] = None
+        label, eq, experiments = spec.partition("=")
+        if not eq and label in defaults:  # a default part by its name alone, e.g. ``ivfs``
+            parts[label] = defaults[label]
             continue
         names = [e for e in experiments.split(",") if e]
         unknown = [e for e in names if e not in config["experiments"]]
         if not names or unknown:
-            raise SystemExit(f"bad part {spec!r}: give name=exp1,exp2 with experiments of the config"
+            raise SystemExit(f"bad part {spec!r}: give a default part ({', '.join(defaults)}) or name=exp1,exp2 "
+                             "with experiments of the config"
                              + (f" (unknown: {', '.join(unknown)})" if unknown else ""))
         parts[label] = names
     return parts

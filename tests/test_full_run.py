@@ -56,6 +56,14 @@ def test_named_parts_run_only_those_and_unknown_experiments_are_refused(full_run
         full_run.parse_parts(["x=nrfs_text,nope"], config)
     with pytest.raises(SystemExit, match="bad part"):
         full_run.parse_parts(["x="], config)
+    with pytest.raises(SystemExit, match="bad part 'nope'"):
+        full_run.parse_parts(["nope"], config)
+
+
+def test_a_default_part_named_alone_resumes_with_its_experiments(full_run, config):
+    defaults = full_run.parse_parts([], config)
+    parts = full_run.parse_parts(["ivfs", "nrfs_text", "default_target"], config)
+    assert parts == {"ivfs": defaults["ivfs"], "nrfs_text": defaults["nrfs_text"], "default_target": None}
 
 
 def test_each_part_rewrites_the_table_keeping_earlier_parts_and_one_total(full_run, tmp_path):
@@ -164,3 +172,9 @@ def test_extra_snakemake_arguments_reach_every_part(full_run, tmp_path):
     assert plan[3:5] == ["--dry-run", "--forceall"] and plan[5:] == cmd[3:]
     elsewhere = full_run.snakemake_command(None, SimpleNamespace(**vars(args), workdir=tmp_path / "elsewhere"))
     assert elsewhere[elsewhere.index("--snakefile") + 1] == str(ROOT / "Snakefile")
+
+
+def test_a_part_failing_on_a_stale_lock_says_how_to_unlock(full_run, tmp_path):
+    log = "Building DAG of jobs...\nLockException:\nError: Directory cannot be locked. Please make sure ..."
+    assert "snakemake --unlock" in full_run.failure_hint(log, tmp_path)
+    assert full_run.failure_hint("MissingInputException in rule x", tmp_path) is None

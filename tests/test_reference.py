@@ -55,6 +55,22 @@ def test_a_later_config_updates_an_earlier_ones_tolerances(tmp_path):
     assert tolerances["knn_acc"] == {"absolute": 3.0} and tolerances["w11"] == {"relative": 0.25}
 
 
+def test_the_provenance_names_the_commit_the_runs_parts_ran_on(tmp_path):
+    commit = "b" * 40
+    table = tmp_path / "full_run.csv"
+    pd.DataFrame({"part": ["ivfs", "nrfs", "total"], "commit": [commit] * 3, "dirty": ["False"] * 3,
+                  "resumed": ["True", "False", "True"]}).to_csv(table, index=False)
+    record = reference.provenance(CONFIGS[:1], ROOT, table)
+    assert record["git_commit"] == commit and record["git_modified"] is False  # the run's, not this checkout's
+    assert len(record["built_with"]) == 40 and record["built_with"] != commit
+    assert record["parts"] == [{"part": "ivfs", "commit": commit, "resumed": True},
+                               {"part": "nrfs", "commit": commit, "resumed": False}]
+    pd.DataFrame({"part": ["ivfs", "nrfs"], "commit": [commit, "c" * 40]}).to_csv(table, index=False)
+    with pytest.raises(ValueError, match="ran on 2 commits"):
+        reference.provenance(CONFIGS[:1], ROOT, table)
+    assert "parts" not in reference.provenance(CONFIGS[:1], ROOT, full_run_csv(tmp_path / "old.csv"))  # no commits
+
+
 @pytest.mark.parametrize("problem", ["no scorecard", "too large", "no tolerances", "missing full run"])
 def test_what_cannot_be_a_reference_is_refused(tmp_path, monkeypatch, problem):
     run, configs, full_run = make_run(tmp_path / "results"), CONFIGS[:1], None

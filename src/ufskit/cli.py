@@ -72,11 +72,13 @@ def _reference(args) -> int:
     for path in args.config:
         if not path.is_file():
             raise FileNotFoundError(f"--config: {path} does not exist.")
-    # the commit of the code that ran: the clone the package is installed from, else the current folder's
+    # the building code's commit (the clone the package is installed from, else the current folder's): the run's
+    # own, from its full_run.csv, takes precedence in the provenance
     repo = REPOSITORY if (REPOSITORY / ".git").exists() else Path.cwd()
     summary = build(args.results, args.out, configs=args.config, full_run=args.full_run, job_records=args.job_records,
                     repo=repo)
-    print(f"{args.out}: {summary['files']} files, {summary['megabytes']} MB, commit {summary['git_commit'][:12]}, "
+    built = f" (built with {summary['built_with'][:12]})" if "built_with" in summary else ""
+    print(f"{args.out}: {summary['files']} files, {summary['megabytes']} MB, commit {summary['git_commit'][:12]}{built}, "
           f"{summary['machine']['cpu']} ({summary['machine']['blas_kernel']}), {summary['date']}")
     return 0
 

@@ -5,9 +5,10 @@ and figure of RESULTS (CSV, markdown, PNG: ``compare.output_files``; no per-run 
 data) into ``reference/``, with the run's part-by-part time table (``full_run.csv``, written by
 ``benchmarks/full_run.py``), its per-job record (``job_records.csv``: rule, wildcards, wall and CPU seconds, peak
 RSS of every job) and the times per kind of job made from it (``job_times.csv``), and ``provenance.json``: the
-commit, package versions, a hash of the merged config, the machine and its BLAS kernel, the date, and the
-scorecard tolerances ``ufskit compare`` then holds other runs to. The two time files are RESULTS' own
-(``results/full_run.csv``, ``results/job_records.csv``, as ``benchmarks/full_run.py`` writes them) unless named.
+commit the run's parts ran on (and the building checkout's, when later), package versions, a hash of the merged
+config, the machine and its BLAS kernel, the date, and the scorecard tolerances ``ufskit compare`` then holds
+other runs to. The two time files are RESULTS' own (``results/full_run.csv``, ``results/job_records.csv``, as
+``benchmarks/full_run.py`` writes them) unless named.
 The folder is written anew (nothing of an older reference is left in it) and refused above ``MAX_MB``, so that
 it can live in git. Users compare their run with it: ``ufskit compare results/``.
 """
@@ -60,9 +61,13 @@ def merged_config(configs: list[Path]) -> dict:
     return merged
 
 
-def provenance(configs: list[Path], repo: Path) -> dict:
+def provenance(configs: list[Path], repo: Path, full_run: Path | None = None) -> dict:
     """Where a run came from: ``results.provenance`` (packages, commit, whether the tree had changes, the hash of
-    the merged config), the config files, the machine and its BLAS kernel, the date, the scorecard tolerances."""
+    the merged config), the config files, the machine and its BLAS kernel, the date, the scorecard tolerances.
+
+    With the run's ``full_run.csv`` the commit is the one its parts ran (``parts``: each part's commit and whether
+    it was resumed), and ``repo``'s, when another, is kept as ``built_with``: the reference may be built by later
+    code than the run's. Raises ValueError when the parts ran on different commits (one reference, one code)."""
     from .blas import blas_kernel
     from .results import provenance as run_provenance
 
@@ -70,13 +75,38 @@ def provenance(configs: list[Path], repo: Path) -> dict:
     tolerances = (config.get("scorecard") or {}).get("tolerances")
     if not tolerances:
         raise ValueError("none of the configs has scorecard.tolerances: give the run's config.yaml with --config.")
+    record = run_provenance(repo, config)
+    if full_run is not None:
+        record.update(_run_commit(full_run, record["git_commit"]))
     return {
-        **run_provenance(repo, config),
+        **record,
         "configs": [Path(p).as_posix() for p in configs],
         "machine": {"cpu": _cpu(), "cores": os.cpu_count(), "blas_kernel": blas_kernel()},
         "date": time.strftime("%Y-%m-%d", time.gmtime()),
         "tolerances": tolerances,
     }
+
+
+def _run_commit(full_run: Path, built_with: str) -> dict:
+    """The commit (and changes) the run's parts ran on, their list, and the building checkout's commit when it
+    differs; nothing when ``full_run.csv`` does not record commits (an older table)."""
+    table = pd.read_csv(full_run, keep_default_na=False, dtype=str)
+    parts = table[table["part"] != "total"]
+    if "commit" not in parts or parts.empty:
+        return {}
+    commits = sorted(set(parts["commit"]))
+    if len(commits) > 1:
+        listed = ", ".join(c[:10] for c in commits)
+        raise ValueError(f"{full_run}: the run's parts ran on {len(commits)} commits ({listed}): a reference is one "
+                         "commit's run; rerun the parts of the others on one commit.")
+    dirty = parts["dirty"].str.lower() if "dirty" in parts else pd.Series("", index=parts.index)
+    record = {"git_commit": commits[0],
+              "git_modified": True if dirty.eq("true").any() else False if dirty.eq("false").all() else None,
+              "parts": [{"part": r.part, "commit": r.commit, "resumed": str(getattr(r, "resumed", "")) == "True"}
+                        for r in parts.itertuples()]}
+    if built_with != commits[0]:
+        record["built_with"] = built_with
+    return record
 
 
 def job_times_table(records: pd.DataFrame) -> pd.DataFrame:
@@ -124,7 +154,7 @@ def build(results: Path, out: Path, *, configs: list[Path], full_run: Path | Non
     size = sum((results / f).stat().st_size for f in files) + sum(p.stat().st_size for p in shipped.values() if p)
     if size > MAX_MB * 2**20:
         raise ValueError(f"the reference would hold {size / 2**20:.1f} MB, above the {MAX_MB} MB it may take in git.")
-    record = provenance(configs, Path(repo or Path.cwd()))
+    record = provenance(configs, Path(repo or Path.cwd()), full_run)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     for name in files:
