@@ -16,7 +16,8 @@ The jobs are list-scheduled in the DAG's order: a topological order of the plan,
 inputs are done the one printed first; whenever a core is free the first ready job that fits starts (its threads
 from the plan, 1 unless the rule declares more, at most N). Printed: the predicted wall time on each N (with
 the speed-up over one core, and the bound no N can beat: the critical path), the measured wall time of the run
-beside the prediction for its own cores when ``results/full_run.csv`` has it, and the critical path: the longest
+beside the prediction for its own cores when ``results/full_run.csv`` has it (that of one part for a part's
+saved plan, ``logs/full_run/<part>-<time>.plan``), and the critical path: the longest
 chain of jobs, with their rules and seconds. What it leaves out: Snakemake's own time (building the DAG, its
 scheduling of each job), the barriers between the parts of a run made part by part, resources other than cores
 (two downloads at a time) and the slowdown of jobs sharing memory bandwidth; so it is a lower bound, closest on
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import re
 import shlex
 import subprocess
 import sys
@@ -37,6 +39,7 @@ from job_times import job_key, parse_jobs
 
 REPO = Path(__file__).resolve().parents[1]
 CORES = (2, 8, 32, 128)
+PART_PLAN = re.compile(r"^(?P<part>.+)-\d{8}-\d{6}\.plan$")  # a part's plan, saved by benchmarks/full_run.py
 UNRECORDED_SECONDS = 3.0  # a light job (a table, a figure): Python's start-up with pandas or matplotlib and little more
 
 
@@ -173,20 +176,29 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:.1f} min" if seconds >= 60 else f"{seconds:.1f} s"
 
 
-def measured(run_dir: Path) -> tuple[float, int] | None:
-    """The run's measured wall time and cores from its ``results/full_run.csv`` (total row), when it has them."""
+def measured(run_dir: Path, part: str = "total") -> tuple[float, int] | None:
+    """The measured wall time and cores of the run (its ``results/full_run.csv``'s total row), or of one of its
+    parts, when the table has them."""
     path = run_dir / "results" / "full_run.csv"
     if not path.exists():
         return None
     table = pd.read_csv(path).set_index("part")
-    if "cores" not in table or "total" not in table.index:
+    if "cores" not in table or part not in table.index:
         return None
-    cores = pd.to_numeric(table["cores"].drop("total"), errors="coerce").dropna().unique()
-    return (float(table.at["total", "wall_s"]), int(cores[0])) if len(cores) == 1 else None
+    rows = table["cores"].drop("total") if part == "total" else table.loc[[part], "cores"]
+    cores = pd.to_numeric(rows, errors="coerce").dropna().unique()
+    return (float(table.at[part, "wall_s"]), int(cores[0])) if len(cores) == 1 else None
+
+
+def plan_part(plan: Path | None) -> str:
+    """The part a saved plan belongs to (``logs/full_run/<part>-<YYYYmmdd-HHMMSS>.plan``, as full_run.py names
+    them), else "total": the measurement its prediction is set beside."""
+    match = PART_PLAN.match(plan.name) if plan is not None else None
+    return match["part"] if match else "total"
 
 
 def report(jobs: list[dict], records: pd.DataFrame, cores: list[int], unrecorded: float = UNRECORDED_SECONDS,
-           run: tuple[float, int] | None = None, kind: str = "wall") -> str:
+           run: tuple[float, int] | None = None, kind: str = "wall", part: str = "total") -> str:
     """The text the script prints: the jobs and where their seconds come from, the predicted wall per number of
     cores (and the measured one), the critical path."""
     deps = dag(jobs)
@@ -212,7 +224,8 @@ def report(jobs: list[dict], records: pd.DataFrame, cores: list[int], unrecorded
                      f"{_duration(bound)} |")
     if run:
         wall, n = run
-        lines += ["", f"measured (results/full_run.csv): {_duration(wall)} ({wall:.0f} s) on {n} cores; predicted "
+        which = "" if part == "total" else f", part {part}"
+        lines += ["", f"measured (results/full_run.csv{which}): {_duration(wall)} ({wall:.0f} s) on {n} cores; predicted "
                       f"{predicted[n]:.0f} s, {100 * (predicted[n] - wall) / wall:+.1f} %"]
     lines += ["", f"critical path: {_duration(length)} ({length:.0f} s), {len(path)} jobs",
               "| # | rule | wildcards | seconds |", "|---|---|---|---|"]
@@ -245,7 +258,8 @@ def main(argv=None) -> int:
     jobs = parse_jobs(text)
     if not jobs:
         parser.error("the plan lists no job")
-    print(report(jobs, records, args.cores, args.unrecorded_seconds, measured(args.run_dir), args.seconds))
+    part = plan_part(args.plan)
+    print(report(jobs, records, args.cores, args.unrecorded_seconds, measured(args.run_dir, part), args.seconds, part))
     return 0
 
 

@@ -137,6 +137,20 @@ def test_the_script_runs_on_a_saved_plan_and_a_results_folder(sim, tmp_path, cap
     assert "| 2 | 45.0 s (45 s) |" in out and "measured" not in out  # no full_run.csv: nothing measured
 
 
+def test_a_parts_saved_plan_is_set_beside_that_parts_measured_wall(sim, tmp_path, capsys):
+    (tmp_path / "results").mkdir()
+    planted_records().to_csv(tmp_path / "results/job_records.csv", index=False)
+    pd.DataFrame({"part": ["kudfs", "ivfs", "total"], "wall_s": [50.0, 900.0, 950.0], "cores": [2, 2, None]}).to_csv(
+        tmp_path / "results/full_run.csv", index=False)
+    plan = tmp_path / "kudfs-20261129-002609.plan"
+    plan.write_text(planted_plan())
+    assert sim.plan_part(plan) == "kudfs" and sim.plan_part(tmp_path / "plan.txt") == "total"
+    assert sim.measured(tmp_path, "ivfs") == (900.0, 2) and sim.measured(tmp_path, "nope") is None
+    assert sim.main([str(tmp_path), "--plan", str(plan), "--cores", "4"]) == 0
+    assert "measured (results/full_run.csv, part kudfs): 50.0 s (50 s) on 2 cores; predicted 45 s, -10.0 %" in \
+        capsys.readouterr().out
+
+
 def test_cpu_seconds_replace_wall_seconds_where_a_benchmark_file_has_them(sim):
     """A record made on a loaded machine: each fan job waited for a core (6 s of wall, 3 s of CPU); with --seconds
     cpu the fan jobs last 3 s, the chain's jobs (log times only) keep their walls."""
