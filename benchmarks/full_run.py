@@ -216,9 +216,9 @@ def main(argv=None) -> int:
 
 def parse_parts(specs: list[str], config: dict) -> dict[str, list[str] | None]:
     """PART arguments as {label: experiments}; None is the default target (it runs last by default)."""
-    if not specs:
-        return {**default_parts(config), "default_target": None}
     defaults = {**default_parts(config), "default_target": None}
+    if not specs:
+        return defaults
     parts: dict[str, list[str] | None] = {}
     for spec in specs:
         label, eq, experiments = spec.partition("=")
