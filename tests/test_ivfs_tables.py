@@ -137,6 +137,40 @@ def test_shards_split_ivfs_by_subset_sizes_and_give_the_same_runs(rng):
             assert run == whole[run["params"], run["rep"]]
 
 
+def test_the_largest_fits_are_cut_by_repetition_into_the_same_runs():
+    settings = [{"loss": "linf", "subset_features": f, "subset_samples": m, "n_subsets": k}
+                for f in (0.1, 0.5) for m in ("upto100", 0.5) for k in (1000, 5000)]
+    relathe = (1427, 4322)
+    big = {"loss": "linf", "subset_features": 0.5, "subset_samples": 0.5, "n_subsets": 5000}
+    assert P.fit_tflop(big, relathe) == pytest.approx(5000 * 2 * 714**2 * 2161 / 1e12)  # k 2 n~^2 d~: 11 TFLOP
+    shards = P.batch_shards("IVFS", settings, 5, relathe)
+    cut = {name: reps for name, (group, reps) in shards.items() if group[0]["subset_features"] == 0.5
+           and group[0]["subset_samples"] == 0.5}
+    assert sorted(cut.values(), key=lambda r: r[0]) == [range(r, r + 1) for r in range(5)]  # 11 TFLOP: one each
+    assert all(name.endswith(f"_reps{r[0]}-{r[-1]}") for name, r in cut.items())
+    assert len(shards) == 2 + 3 + 5  # n~ = 100: whole; (0.1, 0.5): 2.2 TFLOP a repetition, two a job
+    assert P.batch_shards("IVFS", settings, 5, None) == {
+        name: (group, range(5)) for name, group in P.selection_shards("IVFS", settings).items()}  # no shape: no cut
+    assert list(P.batch_shards("IVFS", settings, 5, [1427, None])) == list(P.selection_shards("IVFS", settings))
+
+    def seed_of(slug, rep):
+        return derive_seed(0, slug, rep)
+
+    whole = sorted((r["params"], r["rep"], r["fit_seed"], r["evaluation_seed"], tuple(r["checkpoints"]))
+                   for r in _shard("IVFS", settings, 5, seed_of))
+    parts = sorted((r["params"], r["rep"], r["fit_seed"], r["evaluation_seed"], tuple(r["checkpoints"]))
+                   for group, reps in shards.values() for r in _shard("IVFS", group, reps, seed_of))
+    assert parts == whole  # the same runs, seeds and fits: the numbers do not depend on the cut
+
+
+@pytest.mark.parametrize(("reps", "per_rep", "sizes"), [(5, 0.1, [5]), (5, 2.0, [2, 2, 1]), (5, 11.0, [1] * 5),
+                                                        (20, 0.0, [20]), (1, 50.0, [1]), (4, 3.0, [1] * 4)])
+def test_repetitions_are_cut_into_contiguous_chunks_under_the_budget(reps, per_rep, sizes):
+    chunks = P.rep_chunks(reps, per_rep, budget=5.0)
+    assert sorted(map(len, chunks), reverse=True) == sizes
+    assert [r for chunk in chunks for r in chunk] == list(range(reps))
+
+
 def test_run_metrics_restrict_persistence_to_the_protocol():
     metrics = {"knn": {"ks": [1]}, "persistence": {"max_edge": 0.5, "min_persistence": 0.0}}
     got = P.run_metrics(metrics, PROTOCOL, "IVFS-linf")["persistence"]
@@ -163,6 +197,21 @@ def test_batched_shard_rows_and_persistence_only_where_asked(rng):
     assert len(norms) == 4 * 3 and norms["value"].between(0, 1).all()
     with pytest.raises(ValueError, match="not among"):
         run_batched(X, y, runs, [2, 6], {}, n_classes=2, dataset="d", method="IVFS-linf", diagram=np.empty((0, 2)))
+
+
+def test_a_shard_cut_by_repetition_gives_the_rows_of_the_whole_shard(rng):
+    X, y = _data(rng)
+    settings = [{"n_subsets": k, "subset_samples": 0.5, "subset_features": 0.5} for k in (10, 20)]
+    metrics = {"knn": {"ks": [1], "n_splits": 2}, "distance_norms": {}}
+
+    def rows(reps):
+        frame = run_batched(X, y, _shard("IVFS", settings, reps, lambda s, r: derive_seed(3, s, r), metrics),
+                            [2, 4], {}, n_classes=2, dataset="d", method="IVFS-linf", diagram=np.empty((0, 2)))
+        return frame[frame["metric"] != "fit_seconds"].drop(columns=["seconds"], errors="ignore")
+
+    whole = rows(3).sort_values(["params", "rep", "metric", "n_features"]).reset_index(drop=True)
+    cut = pd.concat([rows(range(0, 2)), rows(range(2, 3))]).sort_values(["params", "rep", "metric", "n_features"])
+    pd.testing.assert_frame_equal(cut.reset_index(drop=True), whole)
 
 
 def test_bootstrap_differences_counts_features_that_leave_the_top(rng):

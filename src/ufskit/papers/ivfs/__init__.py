@@ -3,7 +3,8 @@
 The grid of the paper is large (IVFS alone: 5 d~ x 4 n~ x 3 k x 5 repetitions
 per dataset), so the workflow does not run one job per run. A method's settings
 on one dataset are cut into shards (``selection_shards``: IVFS one per (d~, n~),
-whose k values share one fit; any other method one shard), and one job of the
+whose k values share one fit; any other method one shard; ``batch_shards``: the
+largest IVFS shards cut further by repetition), and one job of the
 generic batched rule fits and evaluates every setting and repetition of a shard
 (``shard_runs``: the runs as data for ``ufskit.runs.run_batched``; ``run_metrics``:
 the protocol's persistence options). The tables, figures and claims are in
@@ -142,8 +143,53 @@ def selection_shards(selector: str, settings: list[dict]) -> dict[str, list[dict
     return {"all": list(settings)}
 
 
-def shard_runs(selector: str, settings: list[dict], reps: int, *, seed_of, metrics: dict) -> list[dict]:
-    """The runs of one shard as ``ufskit.runs.run_batched`` takes them: every setting x repetition.
+SHARD_TFLOP = 5.0  # a batched IVFS job's Gram products, at most (about 2 min at the kernel's 45-64 GFLOP/s)
+
+
+def fit_tflop(params: dict, shape) -> float:
+    """The Gram products of one IVFS fit of ``params`` (up to its ``n_subsets``) on ``shape`` = (n, d) data:
+    k x 2 n~^2 d~ floating-point operations, in TFLOP (docs/performance.md: they are most of a fit)."""
+    from ...selectors import IVFS
+
+    n, d = shape
+    sizes = {key: value for key, value in resolve_params(params, n_classes=2, n_samples=n).items()
+             if key in ("n_subsets", "subset_features", "subset_samples")}
+    k, m, p = IVFS(**sizes)._subset_sizes(n, d)
+    return k * 2.0 * m * m * p / 1e12
+
+
+def rep_chunks(reps: int, tflop_per_rep: float, budget: float = SHARD_TFLOP) -> list[range]:
+    """The repetitions cut into as few contiguous chunks as keep each under ``budget`` TFLOP (a repetition is
+    never cut: it is one fit)."""
+    per_chunk = max(1, int(budget // tflop_per_rep)) if tflop_per_rep > 0 else reps
+    chunks = -(-reps // per_chunk)  # ceil
+    bounds = [round(i * reps / chunks) for i in range(chunks + 1)]
+    return [range(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def batch_shards(selector: str, settings: list[dict], reps: int, shape=None) -> dict[str, tuple[list[dict], range]]:
+    """The jobs of a method on a dataset: shard name -> (its settings, its repetitions).
+
+    ``selection_shards`` cut by repetition where a shard's fits on data of ``shape`` (the registry's (n, d); None
+    or an unknown d: no cut) pass ``SHARD_TFLOP`` (``fit_tflop`` of its largest k): RELATHE's (d~, n~) = (0.5, 0.5)
+    runs one repetition per job, so no job holds the run's critical path. A cut shard is named
+    ``<shard>_reps<first>-<last>``. Runs are seeded by setting and repetition: the numbers do not depend on it.
+    """
+    shards = {}
+    for name, group in selection_shards(selector, settings).items():
+        per_rep = 0.0
+        if selector == "IVFS" and shape is not None and None not in shape:
+            per_rep = fit_tflop(max(group, key=lambda q: q.get("n_subsets", 0)), shape)
+        chunks = rep_chunks(reps, per_rep)
+        for chunk in chunks:
+            label = name if len(chunks) == 1 else f"{name}_reps{chunk[0]}-{chunk[-1]}"
+            shards[label] = (group, chunk)
+    return shards
+
+
+def shard_runs(selector: str, settings: list[dict], reps: int | range, *, seed_of, metrics: dict) -> list[dict]:
+    """The runs of one shard as ``ufskit.runs.run_batched`` takes them: every setting x repetition (``reps``: their
+    number, or the range of them the shard runs).
 
     Settings sharing one fit (IVFS settings equal but for k = ``n_subsets``) all name the fit of the
     largest k, the smaller ones being its checkpoints (the first k subsets of one stream); that fit is
@@ -160,7 +206,7 @@ def shard_runs(selector: str, settings: list[dict], reps: int, *, seed_of, metri
             runs += [{"params": params_slug(q), "rep": rep, "spec": {"selector": selector, "params": largest},
                       "checkpoints": smaller, "checkpoint": None if q is largest else q["n_subsets"],
                       "fit_seed": seed_of(group_slug, rep), "evaluation_seed": seed_of(params_slug(q), rep),
-                      "prefixes": True, "metrics": metrics} for rep in range(reps)]
+                      "prefixes": True, "metrics": metrics} for rep in (range(reps) if isinstance(reps, int) else reps)]
     position = {params_slug(q): i for i, q in enumerate(settings)}
     return sorted(runs, key=lambda run: (position[run["params"]], run["rep"]))
 

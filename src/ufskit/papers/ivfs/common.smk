@@ -30,7 +30,8 @@ def ivfs_experiment(report):
 
 
 def ivfs_batch_plan(wildcards):
-    """Every method of an IVFS experiment on a dataset runs batched: shard -> its runs (ufskit.runs.run_batched).
+    """Every method of an IVFS experiment on a dataset runs batched: shard -> its runs (ufskit.runs.run_batched);
+    the largest IVFS shards, by the registry's shape, one or a few repetitions each (ufskit.papers.ivfs.batch_shards).
 
     A fit is seeded by its setting without k (the settings sharing it), each run's evaluation by its own
     setting; persistence only at the protocol's counts, for Table 1's settings, in both readings."""
@@ -44,10 +45,11 @@ def ivfs_batch_plan(wildcards):
         return fit_seed(wildcards, rep, slug)
 
     reps = ex.method_reps(exp, wildcards.method)
-    shards = IVFS_PAPER.selection_shards(selector, ex.method_settings(exp)[wildcards.method])
+    shape = REGISTRY["datasets"].get(wildcards.dataset, {}).get("shape")  # cuts the largest fits by repetition
+    shards = IVFS_PAPER.batch_shards(selector, ex.method_settings(exp)[wildcards.method], reps, shape)
     return {
-        shard: IVFS_PAPER.shard_runs(selector, settings, reps, seed_of=seed_of, metrics=metrics)
-        for shard, settings in shards.items()
+        shard: IVFS_PAPER.shard_runs(selector, settings, chunk, seed_of=seed_of, metrics=metrics)
+        for shard, (settings, chunk) in shards.items()
     }
 
 

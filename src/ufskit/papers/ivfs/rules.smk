@@ -1,7 +1,7 @@
 # IVFS paper (Li, Wu & Li, AAAI 2020): Table 1, Table 2 (bootstrap stability), Figs. 2-4 and the claims.
 # The paper's grid is large, so its experiments do not use one job per run: every method runs batched
 # (rule run_batched_method), its settings on one dataset cut into shards (IVFS: one per (d~, n~), whose
-# k values share one fit; other methods: one shard, `all`), as data given by ivfs_batch_plan
+# k values share one fit, the largest cut by repetition; other methods: one shard, `all`), as data given by ivfs_batch_plan
 # (common.smk). The experiment's `protocol` is checked by ufskit.papers.ivfs.check_protocol;
 # outputs go to results/<report_dir>/.
 
