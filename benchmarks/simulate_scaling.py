@@ -8,7 +8,8 @@ run's config files, run in RUN_DIR (or a saved plan: ``--plan``, e.g. ``logs/ful
 which ``benchmarks/full_run.py`` writes before its last part); a job depends on the jobs whose outputs are its
 inputs. Each job lasts the wall seconds of its row in the per-job record (``results/job_records.csv``, written by
 ``benchmarks/full_run.py`` or ``benchmarks/job_times.py --records``: a benchmark file's, or the run's log's for
-rules without one); a job the record lacks lasts the mean of its rule's recorded jobs, else
+rules without one); a job the record lacks lasts, if it is a shard cut by repetition (``<shard>_reps<a>-<b>``)
+after the record was made, its share of its whole shard's seconds, else the mean of its rule's recorded jobs, else
 ``--unrecorded-seconds``; ``--seconds cpu`` takes the CPU seconds of the jobs whose benchmark files have them
 instead (for a record made on a loaded machine, where a job's wall time includes its wait for a core).
 
@@ -40,6 +41,7 @@ from job_times import job_key, parse_jobs
 REPO = Path(__file__).resolve().parents[1]
 CORES = (2, 8, 32, 128)
 PART_PLAN = re.compile(r"^(?P<part>.+)-\d{8}-\d{6}\.plan$")  # a part's plan, saved by benchmarks/full_run.py
+REPS_CUT = re.compile(r"^(.*)_reps(\d+)-(\d+)(\.tsv)$")  # the benchmark file of a shard cut by repetition
 UNRECORDED_SECONDS = 3.0  # a light job (a table, a figure): Python's start-up with pandas or matplotlib and little more
 
 
@@ -93,19 +95,35 @@ def record_seconds(records: pd.DataFrame, kind: str = "wall") -> pd.Series:
     return records["cpu_seconds"].astype(float).where(records["cpu_seconds"].notna(), wall)
 
 
+def repetition_shares(keys: list[str]) -> dict[str, tuple[str, float]]:
+    """Jobs of a shard cut by repetition (``<shard>_reps<a>-<b>``, ``ufskit.papers.ivfs.batch_shards``) -> the whole
+    shard's key and their share of its repetitions (those of the cut shards of one whole in ``keys``)."""
+    cut = {key: match for key in keys if (match := REPS_CUT.match(key))}
+    whole = {key: m[1] + m[4] for key, m in cut.items()}
+    reps = {key: int(m[3]) - int(m[2]) + 1 for key, m in cut.items()}
+    total = pd.Series(reps).groupby(pd.Series(whole)).sum().to_dict() if cut else {}
+    return {key: (whole[key], reps[key] / total[whole[key]]) for key in cut}
+
+
 def durations(jobs: list[dict], records: pd.DataFrame, unrecorded: float = UNRECORDED_SECONDS,
               kind: str = "wall") -> tuple[list[float], list[str]]:
     """Per job its seconds (``record_seconds``) and where they come from: "record" (its row of the per-job record),
-    "rule mean" (the mean of its rule's recorded jobs) or "assumed" (``unrecorded`` seconds)."""
+    "share" (a shard cut by repetition whose whole shard the record has: its share of the whole's seconds, for a
+    record made before the cut), "rule mean" (the mean of its rule's recorded jobs) or "assumed" (``unrecorded``
+    seconds)."""
     keys = [job_key(r, w, b) for r, w, b in zip(records["rule"], records["wildcards"], records["benchmark"])]
     measured = record_seconds(records, kind)
     seconds = dict(zip(keys, measured))
     rule_mean = measured.groupby(records["rule"]).mean().to_dict()
+    job_keys = [job_key(job["rule"], job["wildcards"], job["benchmark"]) for job in jobs]
+    shares = repetition_shares(job_keys)
     found = []
-    for job in jobs:
-        key = job_key(job["rule"], job["wildcards"], job["benchmark"])
+    for job, key in zip(jobs, job_keys):
+        whole, share = shares.get(key, (None, 0.0))
         if key in seconds and pd.notna(seconds[key]):
             found.append((seconds[key], "record"))
+        elif whole in seconds and pd.notna(seconds[whole]):
+            found.append((share * seconds[whole], "share"))
         elif pd.notna(rule_mean.get(job["rule"], float("nan"))):
             found.append((float(rule_mean[job["rule"]]), "rule mean"))
         else:
@@ -211,7 +229,8 @@ def report(jobs: list[dict], records: pd.DataFrame, cores: list[int], unrecorded
     guessed = sorted({job["rule"] for job, s in zip(jobs, sources) if s != "record"})
     lines = [f"{len(jobs)} jobs, {_duration(total)} of job time ({total:.0f} s, {kind} seconds): "
              f"{counts.get('record', 0)} from the "
-             f"record, {counts.get('rule mean', 0)} at their rule's mean, {counts.get('assumed', 0)} assumed at "
+             f"record, " + (f"{counts['share']} a share of their whole shard's, " if counts.get("share") else "")
+             + f"{counts.get('rule mean', 0)} at their rule's mean, {counts.get('assumed', 0)} assumed at "
              f"{unrecorded:g} s" + (f" (rules: {', '.join(guessed)})" if guessed else ""), "",
              "| cores | predicted wall | speed-up over 1 core | bound: max(job time / cores, critical path) |",
              "|---|---|---|---|"]

@@ -162,3 +162,15 @@ def test_cpu_seconds_replace_wall_seconds_where_a_benchmark_file_has_them(sim):
     # 2 cores: a 0-10 | f0 0-1, fans 1-4, 4-7, 7-10; b 10-30 | fans 10-13 ... 22-25, g 25-27; c 30-35
     assert sim.makespan(seconds, sim.dag(jobs), 2) == 35.0
     assert "cpu seconds" in sim.report(jobs, records, [2], kind="cpu")
+
+
+def test_a_shard_cut_by_repetition_after_the_record_takes_its_share_of_the_whole(sim):
+    shard = "logs/times/batched/ivfs/RELATHE/IVFS-linf/loss=linf_subset_features=0.5"
+    cut = [(0, 1), (2, 3), (4, 4)]
+    plan = "\n".join(block("run_batched_method", f"out/{a}.parquet", benchmark=f"{shard}_reps{a}-{b}.tsv", jobid=k)
+                     for k, (a, b) in enumerate(cut, 1)) + "\n"
+    records = pd.DataFrame([{"rule": "run_batched_method", "wildcards": "", "benchmark": f"{shard}.tsv",
+                             "wall_seconds": 1000.0, "source": "benchmark"}])
+    seconds, sources = sim.durations(sim.parse_jobs(plan), records)
+    assert seconds == [400.0, 400.0, 200.0] and sources == ["share"] * 3  # 2, 2 and 1 of the 5 repetitions
+    assert "3 a share of their whole shard's" in sim.report(sim.parse_jobs(plan), records, [2])
