@@ -58,16 +58,22 @@ def full_run_table(table: pd.DataFrame, folder: Path | None = None) -> str:
     rows = []
     for p in parts.itertuples(index=False):
         name = PART_NAMES.get(p.part, p.part) + (" (resumed)" if recorded and str(p.resumed) == "True" else "")
-        rows.append([name, p.wall, *([p.job_cpu] if recorded else []), f"{p.jobs:,}", f"{p.peak_rss_mb / 1024:.2f} GB",
+        rows.append([name, p.wall, *([p.job_cpu] if recorded else []), f"{p.jobs:,}", _gigabytes(p.peak_rss_mb),
                      re.sub(r" min\b", "", p.slowest_rules)])
     total = table[table["part"] == "total"].iloc[0]
     rows.append(["**total**", f"**{total['wall']}**", *([f"**{total['job_cpu']}**"] if recorded else []),
-                 f"**{int(total['jobs']):,}**", f"**{total['peak_rss_mb'] / 1024:.2f} GB**", ""])
+                 f"**{int(total['jobs']):,}**", f"**{_gigabytes(total['peak_rss_mb'])}**", ""])
     header = ["part", "wall", *(["job CPU"] if recorded else []), "jobs", "peak RSS", "slowest rules (job-minutes)"]
     text = markdown(header, rows)
     if recorded:
         text += "\n\n" + _full_run_note(parts)
     return text
+
+
+def _gigabytes(megabytes) -> str:
+    """``0.52 GB``; "" for a part that ran no job with a benchmark file (no peak RSS)."""
+    value = pd.to_numeric(megabytes, errors="coerce")
+    return "" if pd.isna(value) else f"{value / 1024:.2f} GB"
 
 
 def _full_run_note(parts: pd.DataFrame) -> str:

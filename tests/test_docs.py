@@ -94,6 +94,10 @@ def test_run_tables_are_rewritten_from_the_runs_own_files(tmp_path, monkeypatch)
     assert table.splitlines()[2:] == ["| IVFS | 1 h 51 min | 428 | 1.23 GB | ivfs_select 144, ivfs_evaluate 71 |",
                                       "| ILS | 3.1 min | 122 | 0.26 GB | ils_train_size_study 2 |",
                                       "| **total** | **1 h 54 min** | **550** | **1.23 GB** |  |"]
+    full_run.write_table({"part": "benchmark", "experiments": "benchmark", "exit_code": 1, "wall_s": 12.0, "jobs": 0,
+                          "peak_rss_mb": float("nan"), "slowest_rules": ""}, "2", out=tmp_path)  # no job ran
+    table = run_docs.full_run_table(pd.read_csv(tmp_path / "full_run.csv", keep_default_na=False))
+    assert "| benchmark | 0.2 min | 0 |  |  |" in table.splitlines()
 
     number = {"kind": "number", "paper": "kudfs", "base": "kudfs", "table": "T1", "method": "KernelUDFS",
               "metric": "kmeans_acc"}
