@@ -40,6 +40,7 @@ from job_times import job_key, parse_jobs
 
 REPO = Path(__file__).resolve().parents[1]
 CORES = (2, 8, 32, 128)
+DEFAULT_TARGET = "default_target"  # full_run.py's last part: no --config run=, every job of the run
 PART_PLAN = re.compile(r"^(?P<part>.+)-\d{8}-\d{6}\.plan$")  # a part's plan, saved by benchmarks/full_run.py
 REPS_CUT = re.compile(r"^(.*)_reps(\d+)-(\d+)(\.tsv)$")  # the benchmark file of a shard cut by repetition
 UNRECORDED_SECONDS = 3.0  # a light job (a table, a figure): Python's start-up with pandas or matplotlib and little more
@@ -210,9 +211,10 @@ def measured(run_dir: Path, part: str = "total") -> tuple[float, int] | None:
 
 def plan_part(plan: Path | None) -> str:
     """The part a saved plan belongs to (``logs/full_run/<part>-<YYYYmmdd-HHMMSS>.plan``, as full_run.py names
-    them), else "total": the measurement its prediction is set beside."""
+    them), else "total": the measurement its prediction is set beside. The default target's plan is the whole
+    run's (a dry run with --forceall plans every part's jobs), so it is set beside the total too."""
     match = PART_PLAN.match(plan.name) if plan is not None else None
-    return match["part"] if match else "total"
+    return match["part"] if match and match["part"] != DEFAULT_TARGET else "total"
 
 
 def report(jobs: list[dict], records: pd.DataFrame, cores: list[int], unrecorded: float = UNRECORDED_SECONDS,

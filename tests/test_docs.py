@@ -106,10 +106,15 @@ def test_run_tables_are_rewritten_from_the_runs_own_files(tmp_path, monkeypatch)
         {**number, "dataset": "wine", "reading": "alt", "outcome": "within tolerance", "closest_reading": "alt"},
         {**number, "dataset": "iris", "reading": "main", "outcome": "within tolerance", "closest_reading": ""},
         {**number, "dataset": "heart", "reading": "main", "outcome": "not in the mirror", "closest_reading": ""},
+        # readings too close to call: the number counts under its main row, as in the scorecard's overview
+        {**number, "dataset": "zoo", "reading": "main", "outcome": "within tolerance",
+         "closest_reading": "too close to call"},
+        {**number, "dataset": "zoo", "reading": "alt", "outcome": "outside tolerance",
+         "closest_reading": "too close to call"},
         {"kind": "claim", "paper": "kudfs", "reading": "main", "outcome": "partly holds"},
     ])
     rows = run_docs.scorecard_table(card).splitlines()
-    assert "| Kernel UDFS (Liu & Wang) | 1 of 3 | 1 | 2 of 3 | 0 / 1 / 0 |" in rows
+    assert "| Kernel UDFS (Liu & Wang) | 2 of 4 | 1 | 3 of 4 | 0 / 1 / 0 |" in rows
     assert "| IVFS (Li, Wu & Li, AAAI 2020) | 0 of 0 | 0 | 0 of 0 | 0 / 0 / 0 |" in rows
 
     (tmp_path / "provenance.json").write_text(json.dumps(
@@ -118,7 +123,7 @@ def test_run_tables_are_rewritten_from_the_runs_own_files(tmp_path, monkeypatch)
     status = run_docs.status_table(card, tmp_path).splitlines()
     assert status[0].startswith("The reference run (`reference/`") and "2026-11-27, commit `0123456789`, 1 h 54 min" \
         " on 2 cores (AMD EPYC, OpenBLAS Haswell kernel)" in status[0]
-    assert "| Kernel UDFS (Liu & Wang) | 1 of 3 (1 not compared) | 0 / 1 / 0 | [kudfs-paper.md](docs/fidelity/kudfs-paper.md) |" \
+    assert "| Kernel UDFS (Liu & Wang) | 2 of 4 (1 not compared) | 0 / 1 / 0 | [kudfs-paper.md](docs/fidelity/kudfs-paper.md) |" \
         in status
 
     for page, block, _, _ in run_docs.BLOCKS:  # the committed pages hold their blocks

@@ -13,6 +13,7 @@ from test_compare import make_run
 from conftest import ROOT
 from ufskit import reference
 from ufskit.cli import main
+from ufskit.compare import output_files
 
 CONFIGS = [ROOT / "config/config.yaml", ROOT / "config/offline.yaml"]
 
@@ -39,6 +40,19 @@ def test_a_run_becomes_a_reference_it_is_identical_to(tmp_path, capsys):
     assert main(["compare", str(run), str(out)]) == 0 and "overall: identical" in capsys.readouterr().out
 
 
+def test_an_experiments_long_summary_is_per_run_data_a_reports_summary_a_table(tmp_path):
+    """IVFS's summary.csv (its grids' means, 11 MB in the full run) stays out of the reference and of compare, as its
+    metrics.parquet does; the benchmark's summary.csv (its ranks, no parquet beside it) is kept."""
+    run = make_run(tmp_path / "results")
+    (run / "ivfs/metrics.parquet").write_bytes(b"parquet")
+    (run / "ivfs/summary.csv").write_text("dataset,method,metric,mean\nwine,LS,L2,1.5\n")
+    (run / "benchmark/summary.csv").write_text("dataset,method,metric,value\nwine,LS,kmeans_acc,0.5\n")
+    out = tmp_path / "reference"
+    reference.build(run, out, configs=CONFIGS[:1])
+    assert (out / "benchmark/summary.csv").is_file() and not (out / "ivfs/summary.csv").exists()
+    assert "ivfs/summary.csv" not in output_files(run) and "benchmark/summary.csv" in output_files(run)
+
+
 def test_a_rebuilt_reference_keeps_nothing_of_the_old_one(tmp_path):
     out = tmp_path / "reference"
     reference.build(make_run(tmp_path / "a"), out, configs=CONFIGS[:1])
@@ -46,6 +60,22 @@ def test_a_rebuilt_reference_keeps_nothing_of_the_old_one(tmp_path):
     reference.build(make_run(tmp_path / "b"), out, configs=CONFIGS[:1])
     assert not (out / "stale.csv").exists() and (out / "scorecard.csv").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".reference")] == []  # no staging left
+
+
+def test_a_rebuilt_reference_keeps_the_references_kept_inside_it(tmp_path):
+    """reference/ (the papers' run) is rebuilt without losing reference/all_selectors (another run's)."""
+    out = tmp_path / "reference"
+    reference.build(make_run(tmp_path / "a"), out, configs=CONFIGS[:1])
+    report = tmp_path / "results/all_selectors"
+    report.mkdir(parents=True)
+    (report / "vs_random.csv").write_text("dataset,method\nwine,LS\n")
+    reference.build(report, out / "all_selectors", configs=CONFIGS[:1])
+    (out / "old_figures").mkdir()
+    (out / "old_figures/fig.png").write_bytes(b"png")  # no provenance: the old run's, not a reference
+    reference.build(make_run(tmp_path / "b"), out, configs=CONFIGS[:1])
+    assert (out / "all_selectors/vs_random.csv").read_text() == "dataset,method\nwine,LS\n"
+    assert (out / "all_selectors/provenance.json").is_file() and not (out / "old_figures").exists()
+    assert (out / "scorecard.csv").exists()
 
 
 def test_a_later_config_updates_an_earlier_ones_tolerances(tmp_path):
@@ -218,3 +248,10 @@ def test_the_readmes_status_is_what_the_repositorys_reference_gives(run_docs):
     readme = (ROOT / "README.md").read_text()
     shown = re.search(r"<!-- run:status -->\n(.*)\n<!-- /run:status -->", readme, re.S).group(1)
     assert shown == run_docs.status_block(ROOT / "reference"), "README's status is stale: run benchmarks/run_docs.py"
+
+
+def test_every_run_block_of_the_docs_is_what_the_repositorys_reference_gives(run_docs):
+    """Every generated block (the full-run table, the scorecard, the benchmark, the all-selector tables) equals what
+    run_docs makes from reference/ as it is now (run benchmarks/run_docs.py when this fails)."""
+    for page, text in run_docs.rewritten(ROOT / "reference").items():
+        assert (ROOT / page).read_text() == text, f"{page} is stale: run benchmarks/run_docs.py"

@@ -145,6 +145,7 @@ def test_a_parts_saved_plan_is_set_beside_that_parts_measured_wall(sim, tmp_path
     plan = tmp_path / "kudfs-20261129-002609.plan"
     plan.write_text(planted_plan())
     assert sim.plan_part(plan) == "kudfs" and sim.plan_part(tmp_path / "plan.txt") == "total"
+    assert sim.plan_part(tmp_path / "default_target-20261129-075156.plan") == "total"  # it plans the whole run
     assert sim.measured(tmp_path, "ivfs") == (900.0, 2) and sim.measured(tmp_path, "nope") is None
     assert sim.main([str(tmp_path), "--plan", str(plan), "--cores", "4"]) == 0
     assert "measured (results/full_run.csv, part kudfs): 50.0 s (50 s) on 2 cores; predicted 45 s, -10.0 %" in \

@@ -47,6 +47,7 @@ INTERMEDIATE = {"metrics", "selections", "shared", "chance"}  # folders of per-r
 # measured, not computed: a run's part-by-part wall times (benchmarks/full_run.py), its jobs' times and memory
 MEASURED = {"full_run.csv", "full_run.md", "job_times.csv", "job_records.csv"}
 OUTPUT_SUFFIXES = (".csv", ".md", ".png")  # what a reader looks at, and what a reference folder keeps
+EXPERIMENT_SUMMARY = "summary.csv"  # an experiment's, beside its metrics.parquet: per-run data (output_files)
 # text columns whose value is a verdict of the run, not the name of a row
 VERDICTS = ("outcome", "verdict", "within_tolerance", "reproduced_beats_chance", "published_beats_chance",
             "closest_reading", "group")
@@ -79,11 +80,20 @@ def table_files(results: Path) -> list[Path]:
 
 
 def output_files(results: Path) -> list[str]:
-    """Every table, text and figure of a results folder (relative paths), the per-run files aside."""
+    """Every table, text and figure of a results folder (relative paths), the per-run files aside.
+
+    An experiment's ``summary.csv`` (beside its ``metrics.parquet``: the per-run metrics averaged per setting,
+    count and metric, 11 MB for IVFS's grids) is per-run data read through the tables too, so it is left out
+    like the parquet; a report's ``summary.csv`` (the benchmark's ranks) is a table.
+    """
     results = Path(results)
     return sorted(p.relative_to(results).as_posix() for p in results.rglob("*")
                   if p.suffix in OUTPUT_SUFFIXES and not INTERMEDIATE & set(p.relative_to(results).parts[:-1])
-                  and p.name not in MEASURED)
+                  and p.name not in MEASURED and not _experiment_summary(p))
+
+
+def _experiment_summary(path: Path) -> bool:
+    return path.name == EXPERIMENT_SUMMARY and (path.parent / "metrics.parquet").is_file()
 
 
 def _label(value) -> str:

@@ -9,8 +9,9 @@ commit the run's parts ran on (and the building checkout's, when later), package
 config, the machine and its BLAS kernel, the date, and the scorecard tolerances ``ufskit compare`` then holds
 other runs to. The two time files are RESULTS' own (``results/full_run.csv``, ``results/job_records.csv``, as
 ``benchmarks/full_run.py`` writes them) unless named.
-The folder is written anew (nothing of an older reference is left in it) and refused above ``MAX_MB``, so that
-it can live in git. Users compare their run with it: ``ufskit compare results/``.
+The folder is written anew (nothing of an older reference is left in it but the references kept inside it,
+such as ``reference/all_selectors``, each a run of its own) and refused above ``MAX_MB``, so that it can live in
+git. Users compare their run with it: ``ufskit compare results/``.
 """
 
 from __future__ import annotations
@@ -130,6 +131,12 @@ def _time_file(given: Path | None, results: Path, name: str, option: str, writer
     return results / name if (results / name).is_file() else None
 
 
+def nested_references(out: Path) -> list[Path]:
+    """The folders of ``out`` that are references of their own (they hold a provenance), e.g.
+    ``reference/all_selectors``: a rebuild of ``out`` from another run keeps them."""
+    return sorted(p for p in out.iterdir() if p.is_dir() and (p / PROVENANCE).is_file())
+
+
 def build(results: Path, out: Path, *, configs: list[Path], full_run: Path | None = None,
           job_records: Path | None = None, repo: Path | None = None) -> dict:
     """Write ``out`` anew from ``results``: its outputs, ``full_run.csv``, ``job_records.csv`` with ``job_times.csv``
@@ -169,6 +176,9 @@ def build(results: Path, out: Path, *, configs: list[Path], full_run: Path | Non
     (staging / PROVENANCE).write_text(json.dumps(record, indent=2) + "\n")
     staging.chmod(0o755)
     if out.exists():
+        for nested in nested_references(out):
+            if not (staging / nested.name).exists():  # another run's reference kept inside this one
+                nested.rename(staging / nested.name)
         shutil.rmtree(out)
     staging.rename(out)
     return {"files": len(files), "megabytes": round(size / 2**20, 2), **record}

@@ -509,7 +509,7 @@ def _counts(out: pd.Series) -> tuple[int, int, int]:
     return within, outside, len(out) - within - outside
 
 
-def _best_outcomes(nums: pd.DataFrame) -> pd.Series:
+def best_outcomes(nums: pd.DataFrame) -> pd.Series:
     """Each published number's outcome under its closest reading (its main row when none is closer, or when the
     closest is too close to call)."""
     best = nums[(nums["reading"] == nums["closest_reading"]) | nums["closest_reading"].isin(["", TOO_CLOSE])
@@ -538,7 +538,7 @@ def _overview(card: pd.DataFrame) -> list[str]:
         nums = part[part["kind"] == "number"]
         if (nums["reading"] != MAIN).any():
             for base, group in nums.groupby("base", sort=True):
-                best = _best_outcomes(group).str.removeprefix(mark)
+                best = best_outcomes(group).str.removeprefix(mark)
                 within, outside, other = _counts(best)
                 rows.append([name, f"results/{base}/ and its readings", "closest per number", len(best), within,
                              outside, other, "", "", "", ""])
