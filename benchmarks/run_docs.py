@@ -105,11 +105,18 @@ def _paper_counts(card: pd.DataFrame, paper: str) -> dict:
             "claims": " / ".join(str(int((claims == v).sum())) for v in CLAIM_VERDICTS)}
 
 
+def papers_of(card: pd.DataFrame) -> dict:
+    """The registered papers the run's scorecard has rows of, in the registry's order: a paper registered after
+    the run (a user's own, the toy paper's copy) is not the reference's to report."""
+    ran = set(card["paper"])
+    return {name: spec for name, spec in scored().items() if name in ran}
+
+
 def scorecard_table(card: pd.DataFrame, folder: Path | None = None) -> str:
-    """Per registered paper: published numbers within tolerance under the main reading and under the closest
+    """Per paper of the run: published numbers within tolerance under the main reading and under the closest
     computed reading per number, and the claims' verdicts under the main reading."""
     rows = [[spec.title, *(_paper_counts(card, name)[k] for k in ("within", "not_compared", "closest", "claims"))]
-            for name, spec in scored().items()]
+            for name, spec in papers_of(card).items()]
     return markdown(["paper", "within tolerance, main reading", "not compared", "closest reading per number",
                      "claims: hold / partly / do not hold"], rows)
 
@@ -132,7 +139,7 @@ def status_table(card: pd.DataFrame, folder: Path) -> str:
             f"`{record['git_commit'][:10]}`{changes}, {wall} on {machine['cores']} cores ({machine['cpu']}, OpenBLAS "
             f"{machine['blas_kernel']} kernel){cost}; how it compares with yours: `ufskit compare results/`.")
     rows = []
-    for name, spec in scored().items():
+    for name, spec in papers_of(card).items():
         counts = _paper_counts(card, name)
         page = f"docs/fidelity/{name}-paper.md"
         rows.append([spec.title, f"{counts['within']} ({counts['not_compared']} not compared)", counts["claims"],
@@ -189,8 +196,9 @@ def draw_seconds(folder: Path, draws: int) -> float | None:
     return float(times.at["batched", "job_seconds"]) / (int(times.at["batched", "jobs"]) * draws)
 
 
-def all_selectors_table(table: pd.DataFrame, folder: Path, draw_cost: bool = True) -> str:
-    """The benchmark of every selector against Random (``reference/all_selectors/``): which run, then per method
+def vs_random_table(table: pd.DataFrame, folder: Path, draw_cost: bool = True) -> str:
+    """A benchmark's methods against Random (its ``vs_random.csv``: the papers' ``reference/benchmark/``, every
+    selector's ``reference/all_selectors/``): which run, then per method
     and metric on how many datasets it is better / not distinguishable / worse than Random (one test per verdict)
     and the Wilcoxon test across datasets (Holm over the methods), the positive controls apart, per metric
     how many of the non-trivial selectors (all but Random, Variance and the controls) are better on a majority and
@@ -285,13 +293,13 @@ def all_selectors_table(table: pd.DataFrame, folder: Path, draw_cost: bool = Tru
 
 
 def all_selectors_block(table: pd.DataFrame, folder: Path) -> str:
-    """``all_selectors_table`` of the reference's ``all_selectors/`` folder (its own provenance and times)."""
-    return all_selectors_table(table, folder / "all_selectors")
+    """``vs_random_table`` of the reference's ``all_selectors/`` folder (its own provenance and times)."""
+    return vs_random_table(table, folder / "all_selectors")
 
 
 def benchmark_block(table: pd.DataFrame, folder: Path) -> str:
-    """``all_selectors_table`` of the papers' benchmark in the reference run (``reference/benchmark/``)."""
-    return all_selectors_table(table, folder, draw_cost=False)
+    """``vs_random_table`` of the papers' benchmark in the reference run (``reference/benchmark/``)."""
+    return vs_random_table(table, folder, draw_cost=False)
 
 
 def tuned_table(table: pd.DataFrame, folder: Path) -> str:
