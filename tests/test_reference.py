@@ -101,6 +101,15 @@ def test_the_provenance_names_the_commit_the_runs_parts_ran_on(tmp_path):
     assert "parts" not in reference.provenance(CONFIGS[:1], ROOT, full_run_csv(tmp_path / "old.csv"))  # no commits
 
 
+def test_the_provenance_names_the_configs_without_the_building_machines_paths(tmp_path):
+    """Configs given by absolute paths (the run's clone elsewhere) are named relative to the run's folder."""
+    record = reference.provenance([ROOT / "config/config.yaml", ROOT / "config/offline.yaml"], ROOT, run_dir=ROOT)
+    assert record["configs"] == ["config/config.yaml", "config/offline.yaml"]
+    outside = tmp_path / "mine.yaml"
+    outside.write_text((ROOT / "config/offline.yaml").read_text())
+    assert reference.provenance([ROOT / "config/config.yaml", outside], ROOT)["configs"] == ["config.yaml", "mine.yaml"]
+
+
 @pytest.mark.parametrize("problem", ["no scorecard", "too large", "no tolerances", "missing full run"])
 def test_what_cannot_be_a_reference_is_refused(tmp_path, monkeypatch, problem):
     run, configs, full_run = make_run(tmp_path / "results"), CONFIGS[:1], None

@@ -62,13 +62,21 @@ def merged_config(configs: list[Path]) -> dict:
     return merged
 
 
-def provenance(configs: list[Path], repo: Path, full_run: Path | None = None) -> dict:
+def _config_name(path: Path, run_dir: Path | None) -> str:
+    """A config file as the provenance names it: relative to the run's folder (``config/offline.yaml``) when it
+    lies inside it, else its name alone; never a path of the building machine."""
+    if run_dir is not None and path.resolve().is_relative_to(run_dir.resolve()):
+        return path.resolve().relative_to(run_dir.resolve()).as_posix()
+    return path.as_posix() if not path.is_absolute() else path.name
+
+
+def provenance(configs: list[Path], repo: Path, full_run: Path | None = None, run_dir: Path | None = None) -> dict:
     """Where a run came from: ``results.provenance`` (packages, commit, whether the tree had changes, the hash of
     the merged config), the config files, the machine and its BLAS kernel, the date, the scorecard tolerances.
 
     With the run's ``full_run.csv`` the commit is the one its parts ran (``parts``: each part's commit and whether
     it was resumed), and ``repo``'s, when another, is kept as ``built_with``: the reference may be built by later
-    code than the run's. Raises ValueError when the parts ran on different commits (one reference, one code)."""
+    code than the run's. ``run_dir``: the folder the run ran in, which the config files are named relative to. Raises ValueError when the parts ran on different commits (one reference, one code)."""
     from .blas import blas_kernel
     from .results import provenance as run_provenance
 
@@ -81,7 +89,7 @@ def provenance(configs: list[Path], repo: Path, full_run: Path | None = None) ->
         record.update(_run_commit(full_run, record["git_commit"]))
     return {
         **record,
-        "configs": [Path(p).as_posix() for p in configs],
+        "configs": [_config_name(Path(p), run_dir) for p in configs],
         "machine": {"cpu": _cpu(), "cores": os.cpu_count(), "blas_kernel": blas_kernel()},
         "date": time.strftime("%Y-%m-%d", time.gmtime()),
         "tolerances": tolerances,
@@ -161,7 +169,7 @@ def build(results: Path, out: Path, *, configs: list[Path], full_run: Path | Non
     size = sum((results / f).stat().st_size for f in files) + sum(p.stat().st_size for p in shipped.values() if p)
     if size > MAX_MB * 2**20:
         raise ValueError(f"the reference would hold {size / 2**20:.1f} MB, above the {MAX_MB} MB it may take in git.")
-    record = provenance(configs, Path(repo or Path.cwd()), full_run)
+    record = provenance(configs, Path(repo or Path.cwd()), full_run, run_dir=results.parent)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     for name in files:
