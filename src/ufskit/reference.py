@@ -76,7 +76,8 @@ def provenance(configs: list[Path], repo: Path, full_run: Path | None = None, ru
 
     With the run's ``full_run.csv`` the commit is the one its parts ran (``parts``: each part's commit and whether
     it was resumed), and ``repo``'s, when another, is kept as ``built_with``: the reference may be built by later
-    code than the run's. ``run_dir``: the folder the run ran in, which the config files are named relative to. Raises ValueError when the parts ran on different commits (one reference, one code)."""
+    code than the run's. ``run_dir``: the folder the run ran in, which the config files are named relative to.
+    Raises ValueError when the parts ran on different commits (one reference, one code)."""
     from .blas import blas_kernel
     from .results import provenance as run_provenance
 
