@@ -339,3 +339,17 @@ def test_the_positive_control_is_tested_but_never_ranked_nor_counted_with_the_un
     assert f"Not ranked, positive control (uses labels): ANOVA-F{B.CONTROL_MARK}" in report
     power = S.power_summary(table).set_index("metric")
     assert power.loc["kmeans_acc", "control_better"] == 6 and power.loc["kmeans_acc", "control_effect_sd"] > 5
+
+
+def test_control_coverage_counts_the_datasets_where_any_control_is_better():
+    # two controls on three datasets: d1 both better, d2 one better, d3 none; KNN only on d1 and d2
+    rows = [("d1", "A", "kmeans_acc", "better"), ("d1", "B", "kmeans_acc", "better"),
+            ("d2", "A", "kmeans_acc", "not distinguishable"), ("d2", "B", "kmeans_acc", "better"),
+            ("d3", "A", "kmeans_acc", "worse"), ("d3", "B", "kmeans_acc", "not distinguishable"),
+            ("d1", "A", "knn_acc", "not distinguishable"), ("d2", "A", "knn_acc", "not distinguishable"),
+            ("d1", "M", "knn_acc", "better")]  # an unsupervised method: never counted
+    table = pd.DataFrame(rows, columns=["dataset", "method", "metric", "verdict"])
+    table["uses_labels"] = table["method"] != "M"
+    cover = S.control_coverage(table)
+    assert cover.to_dict("records") == [{"metric": "kmeans_acc", "better": 2, "datasets": 3},
+                                        {"metric": "knn_acc", "better": 0, "datasets": 2}]

@@ -48,7 +48,7 @@ BUILT_IN = {
 # supervised selectors (``uses_labels = True``: fit(X, y)), the benchmark's positive controls; resolved by name like
 # the built-in ones (``SELECTORS[name]``, ``make_selector``) but not in ``SELECTORS``' listing, which holds the
 # unsupervised selectors the contract tests and the benchmark's ranks are about
-SUPERVISED = {"AnovaF": "anova_f", "MRMR": "mrmr"}
+SUPERVISED = {"AnovaF": "anova_f", "MRMR": "mrmr", "ForwardKNN": "forward_knn"}
 # the contract's helpers -> their module, also imported when first used (order_from_ranking without scikit-learn)
 _BASE = {"ScoreSelector": ".base", "order_from_ranking": ".ties", "ranking_from_scores": ".base"}
 

@@ -58,7 +58,7 @@ class LabelledScoreSelector(ScoreSelector):
             raise ValueError(f"{type(self).__name__} needs at least 2 classes in y; got {self.classes_.size} class.")
         self._y = y
         try:
-            super().fit(X)
+            super().fit(X, y)  # y reaches the scale check, whose refit needs it too
         finally:
             del self._y
         return self

@@ -20,7 +20,7 @@ Selectors that rank a derived space (kernel UDFS's kernel features, one per
 sample) are summarised but not ranked: their m features are not m of the
 original features, and their distance and persistence metrics compare against
 the geometry of the kernel features, not of X. Selectors that use the labels
-(``uses_labels``: the positive controls, ANOVA F and mRMR) are summarised, tested against
+(``uses_labels``: the positive controls, ANOVA F, mRMR, KNN forward selection) are summarised, tested against
 Random and drawn apart, but not ranked either: they read the labels the metrics
 are scored with, so they are no competitor of the unsupervised selectors.
 """
