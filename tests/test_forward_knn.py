@@ -11,8 +11,7 @@ from numpy.testing import assert_array_equal
 from selector_checks import run_check_estimator
 
 from ufskit.runs import fit_run
-from ufskit.selectors import SELECTORS, SUPERVISED, AnovaF, make_selector, selector_class, uses_labels
-from ufskit.selectors import forward_knn
+from ufskit.selectors import SELECTORS, SUPERVISED, AnovaF, forward_knn, make_selector, selector_class, uses_labels
 from ufskit.selectors.forward_knn import ForwardKNN
 from ufskit.selectors.ties import tie_keys
 
