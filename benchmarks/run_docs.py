@@ -212,6 +212,7 @@ def vs_random_table(table: pd.DataFrame, folder: Path, draw_cost: bool = True) -
         VERDICTS,
         VS_COLUMNS,
         across_datasets,
+        control_coverage,
         detectable_limit,
         detectable_sd,
         draws_needed,
@@ -259,8 +260,13 @@ def vs_random_table(table: pd.DataFrame, folder: Path, draw_cost: bool = True) -
     parts = [head, markdown(header, rows)]
     if supervised:
         rows = [[m + B.CONTROL_MARK] + [cell(m, k) for k in metrics] for m in supervised]
+        cover = control_coverage(table).set_index("metric")
+        anywhere = "; ".join(f"{B.METRIC_LABELS[k]} {int(cover.loc[k, 'better'])} of {int(cover.loc[k, 'datasets'])}"
+                             for k in metrics if k in cover.index)
         parts += [f"{B.CONTROL_MARK} {B.CONTROL.capitalize()}: supervised selectors, tested the same way (their "
-                  "Wilcoxon p not corrected), never ranked nor counted below.", markdown(header, rows)]
+                  "Wilcoxon p not corrected), never ranked nor counted below.", markdown(header, rows),
+                  f"Datasets where at least one {B.CONTROL} is called better (where the test can say yes for a "
+                  f"selector that reads the labels): {anywhere}."]
     else:
         parts.append(f"This run has no {B.CONTROL} (ANOVA-F and mRMR, added since): how often the test calls a "
                      "selector that reads the labels better is not measured here (`benchmarks/control_power.py` on "

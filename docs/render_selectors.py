@@ -52,10 +52,11 @@ heading.
 SUPERVISED_HEADER = """# Supervised: the positive controls
 
 Selectors that read the class labels (`uses_labels = True`: `fit(X, y)`; the workflow passes y to them and to no
-other): AnovaF, univariate, and MRMR, which also penalises redundancy with the features already chosen. The
-cross-paper benchmark runs them beside the unsupervised selectors to show what its test against Random can detect,
-and never ranks them with them (docs/fidelity/benchmark.md). Not in `ufskit.selectors.SELECTORS`' listing (the
-unsupervised selectors), resolved by name like them (`SELECTORS["AnovaF"]`, `make_selector`, the config).
+other): AnovaF, univariate; MRMR, which also penalises redundancy with the features already chosen; and
+ForwardKNN, a wrapper that adds the features k-NN classifies best with. The cross-paper benchmark runs them beside
+the unsupervised selectors to show what its test against Random can detect, and never ranks them with them
+(docs/fidelity/benchmark.md). Not in `ufskit.selectors.SELECTORS`' listing (the unsupervised selectors), resolved by
+name like them (`SELECTORS["AnovaF"]`, `make_selector`, the config).
 """
 
 
