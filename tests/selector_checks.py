@@ -173,3 +173,16 @@ def load_mat_zscored(path) -> np.ndarray:
     X = np.asarray(scipy.io.loadmat(path)["X"], dtype=np.float64)
     X = X[:, np.ptp(X, axis=0) > 0]
     return (X - X.mean(axis=0)) / X.std(axis=0)
+
+
+def planted_copies(n=300, seed=0, strong=0.3, weak=0.6):
+    """y = 2u + v for independent bits u, v: a feature of u (noise sd ``strong``), a near-copy of it, a feature of
+    v (noise sd ``weak``; uncorrelated with the other two), noise and a flat column, as columns
+    [noise, a, noise, copy, b, flat]. Once a is chosen its copy adds nothing; b separates the rest."""
+    rng = np.random.default_rng(seed)
+    u, v = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    a = u + strong * rng.standard_normal(n)
+    copy = a + 0.05 * rng.standard_normal(n)
+    b = v + weak * rng.standard_normal(n)
+    X = np.column_stack([rng.standard_normal(n), a, rng.standard_normal(n), copy, b, np.full(n, 3.0)])
+    return X, 2 * u + v

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
-from selector_checks import run_check_estimator
+from selector_checks import planted_copies, run_check_estimator
 
 from ufskit.runs import fit_run
 from ufskit.selectors import SELECTORS, SUPERVISED, AnovaF, forward_knn, make_selector, selector_class, uses_labels
@@ -17,15 +17,8 @@ from ufskit.selectors.ties import tie_keys
 
 
 def planted_pair(n=240, seed=0):
-    """y = 2u + v for independent bits u, v: a feature of u, a near-copy of it, a feature of v, noise, a flat
-    column. Once u's feature is chosen its copy adds nothing to k-NN, v's feature separates the rest."""
-    rng = np.random.default_rng(seed)
-    u, v = rng.integers(0, 2, n), rng.integers(0, 2, n)
-    a = u + 0.15 * rng.standard_normal(n)
-    copy = a + 0.05 * rng.standard_normal(n)
-    b = v + 0.3 * rng.standard_normal(n)
-    X = np.column_stack([rng.standard_normal(n), a, rng.standard_normal(n), copy, b, np.full(n, 3.0)])
-    return X, 2 * u + v
+    """``planted_copies`` with less noise: u's feature and v's together separate the four classes for k-NN."""
+    return planted_copies(n, seed, strong=0.15, weak=0.3)
 
 
 def test_registered_as_a_supervised_selector_not_among_the_unsupervised_ones():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
-from selector_checks import make_planted, run_check_estimator
+from selector_checks import make_planted, planted_copies, run_check_estimator
 from sklearn.feature_selection import f_classif
 from sklearn.utils._param_validation import InvalidParameterError
 
@@ -15,18 +15,6 @@ from ufskit.runs import fit_run
 from ufskit.selectors import SELECTORS, SUPERVISED, AnovaF, make_selector, selector_class, uses_labels
 from ufskit.selectors.mrmr import MRMR, REDUNDANCY_FLOOR
 from ufskit.selectors.ties import tie_keys
-
-
-def planted_copies(n=300, seed=0):
-    """y = 2u + v for independent bits u, v: a strong feature of u, a near-copy of it, a weaker feature of v
-    (uncorrelated with the other two), noise and a flat column."""
-    rng = np.random.default_rng(seed)
-    u, v = rng.integers(0, 2, n), rng.integers(0, 2, n)
-    a = u + 0.3 * rng.standard_normal(n)
-    copy = a + 0.05 * rng.standard_normal(n)
-    b = v + 0.6 * rng.standard_normal(n)
-    X = np.column_stack([rng.standard_normal(n), a, rng.standard_normal(n), copy, b, np.full(n, 3.0)])
-    return X, 2 * u + v
 
 
 def test_registered_as_a_supervised_selector_not_among_the_unsupervised_ones():
