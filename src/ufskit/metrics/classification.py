@@ -67,6 +67,13 @@ def _votes(labels: np.ndarray, n_classes: int, ks) -> dict[int, np.ndarray]:
     return out
 
 
+def vote_of_nearest(D2: np.ndarray, y_idx: np.ndarray, n_classes: int, k: int) -> np.ndarray:
+    """Per row of D2, the class index (of ``y_idx``, the columns' classes 0..n_classes-1) most frequent among its
+    k nearest columns (ties: the module doc's rules); no checks, for callers that checked once (a wrapper's many
+    candidate subsets, ``knn_predict``)."""
+    return _votes(y_idx[_nearest(D2, k)], n_classes, [k])[k]
+
+
 def _train_neighbours(D2, near, test, train, in_train, k: int) -> np.ndarray:
     """The k nearest training points of each test point (rows of ``test``), nearest first, as indices of D2.
 
@@ -104,7 +111,7 @@ def knn_predict(D2, y_train, k: int) -> np.ndarray:
     if (np.count_nonzero(np.isfinite(D2), axis=1) < k).any():
         raise ValueError(f"some test points have fewer than k={k} finite distances.")
     classes, y_idx = np.unique(y_train, return_inverse=True)
-    return classes[_votes(y_idx[_nearest(D2, k)], classes.size, [k])[k]]
+    return classes[vote_of_nearest(D2, y_idx, classes.size, k)]
 
 
 def _prepare(X, y, order, counts):

@@ -14,7 +14,7 @@ import logging
 
 import numpy as np
 
-from ..metrics.classification import _nearest, _votes
+from ..metrics.classification import vote_of_nearest
 from ..validation import resolve_count
 from .anova_f import LabelledScoreSelector
 from .constraints import FRACTION, POSITIVE_INT
@@ -131,8 +131,7 @@ class ForwardKNN(LabelledScoreSelector):
             rows = slice(start, min(start + rows_per_block, n))
             block = chosen_sq[rows] + _squared_differences(column, rows)
             block[np.arange(block.shape[0]), np.arange(start, rows.stop)] = np.inf  # never its own neighbour
-            near = _nearest(block, self.n_neighbors)
-            predicted = _votes(y_idx[near], n_classes, [self.n_neighbors])[self.n_neighbors]
+            predicted = vote_of_nearest(block, y_idx, n_classes, self.n_neighbors)
             total += int(np.count_nonzero(predicted == y_idx[rows]))
         return total
 
