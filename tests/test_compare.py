@@ -68,6 +68,23 @@ def test_times_and_per_run_files_are_not_compared(tmp_path):
     assert not table["file"].str.contains("/metrics/").any()
 
 
+def test_an_experiments_summary_only_one_side_has_is_not_listed_and_is_compared_where_both_have_it(tmp_path):
+    # a run's experiment summary (beside its metrics.parquet) is per-run data a built reference leaves out
+    run, ref = make_run(tmp_path / "run"), make_run(tmp_path / "ref")
+    (run / "ivfs/metrics.parquet").write_bytes(b"parquet")
+    pd.DataFrame({"dataset": ["lymphoma"], "metric": ["knn_acc"], "value": [0.9]}).to_csv(run / "ivfs/summary.csv",
+                                                                                            index=False)
+    result = compare_runs(run, ref, TOLERANCES)
+    assert "ivfs/summary.csv" not in set(result.cells["file"]) and "ivfs/summary.csv" not in result.files_only_mine
+    assert result.all_identical
+    # both results folders have it: its cells are compared, a move is listed
+    shutil.copytree(run, tmp_path / "other")
+    pd.DataFrame({"dataset": ["lymphoma"], "metric": ["knn_acc"], "value": [0.8]}).to_csv(
+        tmp_path / "other/ivfs/summary.csv", index=False)
+    moved = compare_runs(run, tmp_path / "other", TOLERANCES).cells
+    assert set(moved.loc[moved["file"] == "ivfs/summary.csv", "status"]) == {MOVED}
+
+
 def test_a_number_moved_beyond_its_tolerance_fails_and_is_named(tmp_path, capsys):
     ref, mine = make_run(tmp_path / "ref"), make_run(tmp_path / "mine", knn=90.9)  # 2.5 points: beyond 2
     code, out = run_cli(tmp_path, mine, ref, capsys)

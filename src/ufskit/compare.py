@@ -272,10 +272,24 @@ def compare(mine: pd.DataFrame, reference: pd.DataFrame, tolerances: dict, *,
 
 
 def compare_runs(results: Path, reference: Path, tolerances: dict) -> Comparison:
-    """``compare`` of a results folder with a reference folder (or a stored cells file)."""
-    reference = Path(reference)
-    return compare(cells(results), read_cells(reference), tolerances, files_mine=output_files(results),
+    """``compare`` of a results folder with a reference folder (or a stored cells file).
+
+    An experiment's ``summary.csv`` (per-run data, ``output_files``) is compared where both sides have it (two
+    results folders, a stored snapshot) and left out where only one does: a reference that ``ufskit reference``
+    built never holds it, so its cells are not "only in this run"."""
+    results, reference = Path(results), Path(reference)
+    mine, theirs = cells(results), read_cells(reference)
+    if reference.is_dir():
+        mine = _without_one_sided_summaries(mine, results, theirs)
+        theirs = _without_one_sided_summaries(theirs, reference, mine)
+    return compare(mine, theirs, tolerances, files_mine=output_files(results),
                    files_reference=output_files(reference) if reference.is_dir() else ())
+
+
+def _without_one_sided_summaries(cells_of: pd.DataFrame, folder: Path, other: pd.DataFrame) -> pd.DataFrame:
+    """``cells_of`` (a folder's cells) without those of its experiments' ``summary.csv`` that ``other`` lacks."""
+    one_sided = {f for f in set(cells_of["file"]) - set(other["file"]) if _experiment_summary(folder / f)}
+    return cells_of[~cells_of["file"].isin(one_sided)]
 
 
 def _pair(row) -> str:
