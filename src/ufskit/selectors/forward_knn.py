@@ -24,14 +24,14 @@ from .ties import tie_keys
 
 log = logging.getLogger(__name__)
 
-BLOCK_BYTES = 64 * 2**20  # the rows of one candidate's distance matrix handled at once: at most this many bytes
-DISTANCE_COPIES = 2  # float64 n x n matrices a fit holds at its peak (the chosen features' distances, one block)
+BLOCK_BYTES = 64 * 2**20  # the rows of an n x n distance matrix handled at once: at most this many bytes
+BLOCK_COPIES = 2  # temporaries per block of rows: a column's squared differences and their sum with the chosen's
 
 
 def fit_bytes(n_samples: int) -> int:
     """Bytes of memory a fit on ``n_samples`` rows needs at its peak: the n x n squared distances of the chosen
     features, and one candidate's distances in row blocks of at most ``BLOCK_BYTES``."""
-    return 8 * n_samples * n_samples + min(8 * n_samples * n_samples, BLOCK_BYTES) * DISTANCE_COPIES
+    return 8 * n_samples * n_samples + min(8 * n_samples * n_samples, BLOCK_BYTES) * BLOCK_COPIES
 
 
 class ForwardKNN(LabelledScoreSelector):
@@ -113,7 +113,8 @@ class ForwardKNN(LabelledScoreSelector):
             order.append(pick)
             criteria.append(correct[pick] / n)
             available[pick] = False
-            chosen_sq += _squared_differences(X[:, pick], slice(None))
+            for rows in _row_blocks(n):
+                chosen_sq[rows] += _squared_differences(X[:, pick], rows)
             progress.step("%d of %d features chosen", step + 1, k)
         self.n_greedy_ = k
         self.criterion_ = np.asarray(criteria, dtype=np.float64)
@@ -123,20 +124,24 @@ class ForwardKNN(LabelledScoreSelector):
 
     def _loo_correct(self, chosen_sq: np.ndarray, column: np.ndarray, y_idx: np.ndarray) -> int:
         """Leave-one-out correct predictions of k-NN on the chosen features plus ``column``, in row blocks."""
-        n = column.size
-        rows_per_block = max(1, BLOCK_BYTES // (8 * n))
         n_classes = int(y_idx.max()) + 1
         total = 0
-        for start in range(0, n, rows_per_block):
-            rows = slice(start, min(start + rows_per_block, n))
+        for rows in _row_blocks(column.size):
             block = chosen_sq[rows] + _squared_differences(column, rows)
-            block[np.arange(block.shape[0]), np.arange(start, rows.stop)] = np.inf  # never its own neighbour
+            block[np.arange(block.shape[0]), np.arange(rows.start, rows.stop)] = np.inf  # never its own neighbour
             predicted = vote_of_nearest(block, y_idx, n_classes, self.n_neighbors)
             total += int(np.count_nonzero(predicted == y_idx[rows]))
         return total
 
 
+def _row_blocks(n: int) -> list[slice]:
+    """Consecutive rows of an n x n float64 matrix, at most ``BLOCK_BYTES`` of it at a time."""
+    step = max(1, BLOCK_BYTES // (8 * n))
+    return [slice(start, min(start + step, n)) for start in range(0, n, step)]
+
+
 def _squared_differences(column: np.ndarray, rows: slice) -> np.ndarray:
     """(x_i - x_j)^2 for the rows i of ``rows`` and every j: one feature's share of the squared distances."""
     diff = column[rows, None] - column[None, :]
-    return diff * diff
+    diff *= diff  # in place: one block of temporaries, not two
+    return diff
