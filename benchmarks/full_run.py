@@ -167,8 +167,8 @@ def snakemake_command(experiments: list[str] | None, args) -> list[str]:
     cmd = [sys.executable, "-m", "snakemake", "--cores", str(args.cores), "--keep-going"]
     if getattr(args, "workdir", None) is not None and Path(args.workdir).resolve() != REPO:
         cmd += ["--snakefile", str(REPO / "Snakefile")]
-    for path in args.configfile:
-        cmd += ["--configfile", path]
+    if args.configfile:  # one flag, every file after it: Snakemake keeps only the last of repeated --configfile flags
+        cmd += ["--configfile", *args.configfile]
     cmd += shlex.split(args.snakemake_args)
     if experiments is not None:
         cmd += ["--config", f"run=[{','.join(experiments)}]"]
@@ -209,7 +209,7 @@ def main(argv=None) -> int:
     overlays = [c for c in args.configfile if Path(c) != REPO / "config" / "config.yaml"]
     configs = " ".join(f"--config {c}" for c in [str(REPO / "config" / "config.yaml"), *overlays])
     print(f"\nper-job record: {out / 'job_records.csv'}\nhow it scales: python {REPO / 'benchmarks/simulate_scaling.py'} "
-          f"{args.workdir}" + "".join(f" --configfile {c}" for c in args.configfile)
+          f"{args.workdir}" + "".join(f" --configfile {c}" for c in args.configfile)  # simulate_scaling's own flag
           + f"\nkept as the reference: ufskit reference {out} {configs} (then python benchmarks/run_docs.py)")
     return int(code)
 

@@ -50,8 +50,8 @@ def plan_text(run_dir: Path, configfiles: list[str], snakemake_args: list[str]) 
     """Snakemake's plan of every job of the run in ``run_dir`` (a dry run with ``--forceall``)."""
     cmd = [sys.executable, "-m", "snakemake", "--dry-run", "--forceall", "--cores", "1024",
            "--snakefile", str(REPO / "Snakefile")]
-    for path in configfiles:
-        cmd += ["--configfile", str(Path(path).resolve())]
+    if configfiles:  # one flag, every file after it: Snakemake keeps only the last of repeated --configfile flags
+        cmd += ["--configfile", *(str(Path(path).resolve()) for path in configfiles)]
     proc = subprocess.run(cmd + snakemake_args, cwd=run_dir, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise SystemExit(f"the dry run failed ({' '.join(cmd)}):\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}")

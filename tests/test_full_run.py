@@ -167,6 +167,10 @@ def test_extra_snakemake_arguments_reach_every_part(full_run, tmp_path):
     assert cmd[cmd.index("--profile") + 1] == "profiles/slurm" and cmd[cmd.index("--rerun-triggers") + 1] == "mtime"
     assert cmd[-2:] == ["--config", "run=[ivfs]"] and cmd[cmd.index("--configfile") + 1] == "config/offline.yaml"
     assert "--config" not in full_run.snakemake_command(None, args)  # the default target: the config's run list
+    # two overlays: one --configfile flag with both files (Snakemake keeps only the last of repeated flags, and a
+    # run with the all-selector overlay lost the offline exclusions that way)
+    both = full_run.snakemake_command(None, SimpleNamespace(**{**vars(args), "configfile": ["a.yaml", "b.yaml"]}))
+    assert both.count("--configfile") == 1 and both[both.index("--configfile") + 1:][:2] == ["a.yaml", "b.yaml"]
     assert "--snakefile" not in cmd  # run in the repository
     plan = full_run.plan_command(["ivfs"], args)
     assert plan[3:5] == ["--dry-run", "--forceall"] and plan[5:] == cmd[3:]
