@@ -185,27 +185,31 @@ def run_time(folder: Path) -> str:
     return "run time not recorded"
 
 
-def draw_seconds(folder: Path, draws: int) -> float | None:
-    """CPU seconds of one more Random draw on one dataset in a run's ``job_times.csv``: its batched jobs (the
-    ``draws`` of Random on one dataset per job) divided by the draws they held; None without them."""
-    if not (folder / "job_times.csv").exists():
-        return None
-    times = pd.read_csv(folder / "job_times.csv").set_index("kind")
-    if "batched" not in times.index:
-        return None
-    return float(times.at["batched", "job_seconds"]) / (int(times.at["batched", "jobs"]) * draws)
+def draw_seconds(folders: list[Path], draws: int) -> float | None:
+    """CPU seconds of one more Random draw on one dataset: the cross-paper benchmark's batched Random jobs (one per
+    dataset, ``draws`` draws each) in the first of ``folders`` whose ``job_records.csv`` has them; None without."""
+    for folder in folders:
+        if not (folder / "job_records.csv").exists():
+            continue
+        jobs = pd.read_csv(folder / "job_records.csv")
+        wildcards = jobs["wildcards"].astype(str)
+        random = jobs[(jobs["rule"] == "run_batched_method") & wildcards.str.contains("method=Random")
+                      & wildcards.str.contains("experiment=benchmark_")]
+        if not random.empty:
+            return float(random["cpu_seconds"].sum()) / (len(random) * draws)
+    return None
 
 
-def vs_random_table(table: pd.DataFrame, folder: Path, draw_cost: bool = True) -> str:
+def vs_random_table(table: pd.DataFrame, folder: Path, draw_folders: tuple[Path, ...] = ()) -> str:
     """A benchmark's methods against Random (its ``vs_random.csv``: the papers' ``reference/benchmark/``, every
     selector's ``reference/all_selectors/``): which run, then per method
     and metric on how many datasets it is better / not distinguishable / worse than Random (one test per verdict)
     and the Wilcoxon test across datasets (Holm over the methods), the positive controls apart, per metric
     how many of the non-trivial selectors (all but Random, Variance and the controls) are better on a majority and
     across datasets, and what the per-dataset test can detect. A table written by an earlier version (other
-    columns) is judged again from its p-values (``benchmark_stats.rejudge``). ``draw_cost``: price more Random
-    draws from the run's batched jobs (only where they are Random's alone: not in the papers' run, whose batched
-    jobs are mostly IVFS's)."""
+    columns) is judged again from its p-values (``benchmark_stats.rejudge``). More Random draws are priced from
+    the benchmark's Random jobs in the per-job records of ``folder``, else of ``draw_folders`` (``draw_seconds``:
+    a run that reused another run's Random jobs finds them there)."""
     from ufskit.papers import benchmark as B
     from ufskit.papers.benchmark_stats import (
         TESTED_METRICS,
@@ -281,7 +285,7 @@ def vs_random_table(table: pd.DataFrame, folder: Path, draw_cost: bool = True) -
               f"Better than Random across the datasets (Wilcoxon, Holm over the {len(methods)} methods): {cross}."]
     power = power_summary(table)
     r = int(power["draws"].median())
-    seconds = draw_seconds(folder, r) if draw_cost else None
+    seconds = draw_seconds([folder, *draw_folders], r)
     steps = []
     for target in (2.1, 2.05):
         need = draws_needed(target, 1, 1)
@@ -291,7 +295,7 @@ def vs_random_table(table: pd.DataFrame, folder: Path, draw_cost: bool = True) -
                  f"a method is called better only beyond {detectable_sd(r):.2f} standard deviations of Random's "
                  f"draws from their mean; more draws lower "
                  f"that only towards {detectable_limit(1):.2f} (R = ∞): " + "; ".join(steps)
-                 + (f" (one draw costs {seconds:.0f} s of CPU per dataset in this run's batched jobs)" if seconds
+                 + (f" (one draw costs {seconds:.0f} s of CPU per dataset in the benchmark's Random jobs)" if seconds
                     else "") + ". The median smallest detectable difference over the datasets, in the metrics' "
                  "units: " + "; ".join(f"{B.METRIC_LABELS[row.metric]} {row.median_min_diff:.3g}"
                                        for row in power.drop_duplicates("metric").itertuples()) + ".")
@@ -300,12 +304,12 @@ def vs_random_table(table: pd.DataFrame, folder: Path, draw_cost: bool = True) -
 
 def all_selectors_block(table: pd.DataFrame, folder: Path) -> str:
     """``vs_random_table`` of the reference's ``all_selectors/`` folder (its own provenance and times)."""
-    return vs_random_table(table, folder / "all_selectors")
+    return vs_random_table(table, folder / "all_selectors", (folder,))  # its Random jobs are the reference run's
 
 
 def benchmark_block(table: pd.DataFrame, folder: Path) -> str:
     """``vs_random_table`` of the papers' benchmark in the reference run (``reference/benchmark/``)."""
-    return vs_random_table(table, folder, draw_cost=False)
+    return vs_random_table(table, folder)
 
 
 def tuned_table(table: pd.DataFrame, folder: Path) -> str:

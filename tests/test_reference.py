@@ -258,3 +258,19 @@ def test_the_readmes_status_is_what_the_repositorys_reference_gives(run_docs):
     shown = re.search(r"<!-- run:status -->\n(.*)\n<!-- /run:status -->", readme, re.S).group(1)
     assert shown == run_docs.status_block(ROOT / "reference"), "README's status is stale: run benchmarks/run_docs.py"
 
+
+
+def test_a_random_draw_is_priced_from_the_benchmarks_random_jobs_only(tmp_path, run_docs):
+    # other batched jobs (a tuned grid, IVFS) are not Random draws; a run without Random jobs finds them in the
+    # run whose jobs it reused
+    records = ["rule,wildcards,cpu_seconds",
+               'run_batched_method,"experiment=tuned_lowdim, dataset=wine, method=NDFS, shard=all",500.0',
+               'select_features,"experiment=benchmark_lowdim, dataset=wine, method=Random, params=default",9.0']
+    own, shared = tmp_path / "own", tmp_path / "shared"
+    own.mkdir(), shared.mkdir()
+    (own / "job_records.csv").write_text("\n".join(records) + "\n")
+    (shared / "job_records.csv").write_text("\n".join(records + [
+        'run_batched_method,"experiment=benchmark_lowdim, dataset=wine, method=Random, shard=all",40.0',
+        'run_batched_method,"experiment=benchmark_highdim, dataset=ORL, method=Random, shard=all",80.0']) + "\n")
+    assert run_docs.draw_seconds([own], 20) is None
+    assert run_docs.draw_seconds([own, shared], 20) == pytest.approx(120.0 / (2 * 20))
